@@ -1,0 +1,146 @@
+"""Text <-> (base graphemes, class ids): the one representation every engine and metric uses.
+
+A *base grapheme* is a grapheme cluster with its case removed. Its *class* is a bit set over the
+pack's features: CAPS (the grapheme itself is upper case) and each mark or SPACE that follows it.
+
+>>> from charrestore.packs import load_pack
+>>> en = load_pack("en")
+>>> base, classes = parse("Hi, D.C.!", en)
+>>> "".join(base), [en.class_name(c) for c in classes]
+('hidc', ['CAPS', ',+SPACE', 'CAPS+.', 'CAPS+.'])
+>>> render(base, classes, en)
+'Hi, D.C.'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+import numpy as np
+import regex
+
+from .packs import CAPS, SPACE, LanguagePack
+
+_GRAPHEME = regex.compile(r"\X")
+
+
+def graphemes(text: str) -> list[str]:
+    """Extended grapheme clusters (UAX #29): the unit every model sees."""
+    return _GRAPHEME.findall(text)
+
+
+@lru_cache(maxsize=65536)
+def _upper(g: str) -> str | None:
+    """The upper-case form of a lower-case grapheme, if the round trip is exact."""
+    up = unicodedata.normalize("NFC", g.upper())
+    if up == g or len(graphemes(up)) != 1 or unicodedata.normalize("NFC", up.lower()) != g:
+        return None
+    return up
+
+
+@lru_cache(maxsize=65536)
+def case_split(g: str) -> tuple[str, bool]:
+    """(lower-case base, was upper case). Graphemes whose case does not round-trip
+    exactly (ß, ǅ, final sigma) stay as they are, so that nothing is ever altered."""
+    low = unicodedata.normalize("NFC", g.lower())
+    if low != g and len(graphemes(low)) == 1 and _upper(low) == g:
+        return low, True
+    return g, False
+
+
+@lru_cache(maxsize=65536)
+def _glues_left(g: str) -> bool:
+    """True if ``g`` would fuse with a mark or space inserted before it (combining marks, ZWJ...)."""
+    return len(graphemes(" " + g)) < 2
+
+
+@lru_cache(maxsize=65536)
+def _glues_right(g: str) -> bool:
+    """True if a mark or space inserted after ``g`` would fuse with it (prepend characters)."""
+    return len(graphemes(g + " ")) < 2
+
+
+def _is_word_char(g: str) -> bool:
+    return g[:1].isalnum()
+
+
+def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[str], np.ndarray]:
+    """Formatted text -> (base graphemes, class ids).
+
+    Each mark attaches to the preceding base grapheme; a repeated mark counts once and marks
+    before the first base grapheme are dropped. With ``apply_map`` the pack's mapping of other
+    punctuation is applied (reading references and training text); without it, only the
+    pack's own marks and spaces are taken off (reading user input: nothing else is touched).
+    """
+    gs = graphemes(unicodedata.normalize(pack.normalization, text))
+    bits = {f: pack.bit(f) for f in pack.marks}
+    space_bit, caps_bit = pack.bit(SPACE), pack.bit(CAPS)
+    if space_bit:
+        bits[" "] = space_bit
+    base: list[str] = []
+    classes: list[int] = []
+    for i, g in enumerate(gs):
+        target = None
+        if g in bits:
+            target = g
+        elif space_bit and g.isspace():
+            target = " "
+        elif apply_map:
+            target = pack.map.get(g)
+            if target is None and g in pack.map_between_words:
+                inside = 0 < i < len(gs) - 1 and _is_word_char(gs[i - 1]) and _is_word_char(gs[i + 1])
+                target = None if inside else pack.map_between_words[g]
+        if target is None:
+            if caps_bit:
+                g, upper = case_split(g)
+                classes.append(caps_bit if upper else 0)
+            else:
+                classes.append(0)
+            base.append(g)
+        elif classes:
+            for mark in target:
+                classes[-1] |= bits[mark]
+    arr = np.asarray(classes, dtype=np.int32)
+    if len(arr):
+        arr[-1] &= ~space_bit
+    return base, arr
+
+
+def render(base: list[str], classes, pack: LanguagePack) -> str:
+    """(base graphemes, class ids) -> text: CAPS, then the marks in pack order, then the space.
+
+    A mark or space that would fuse into a neighbouring grapheme cluster is left out, so the
+    output always splits back into the same base graphemes.
+    """
+    caps_bit, space_bit = pack.bit(CAPS), pack.bit(SPACE)
+    marks = [(pack.bit(m), m) for m in pack.marks]
+    after_mask = sum(b for b, _ in marks) | space_bit
+    out: list[str] = []
+    last = len(base) - 1
+    for i, (g, c) in enumerate(zip(base, classes)):
+        c = int(c)
+        if c & caps_bit:
+            g = _upper(g) or g
+        out.append(g)
+        if not c & after_mask or _glues_right(g) or (i < last and _glues_left(base[i + 1])):
+            continue
+        out.extend(m for b, m in marks if c & b)
+        if c & space_bit and i < last:
+            out.append(" ")
+    return "".join(out)
+
+
+def base_text(text: str, pack: LanguagePack) -> str:
+    """What restoration must never change: the text without the pack's marks and spaces, in lower case.
+
+    >>> from charrestore.packs import load_pack
+    >>> base_text("Will AI change our future?", load_pack("en"))
+    'willaichangeourfuture'
+    """
+    return "".join(parse(text, pack, apply_map=False)[0])
+
+
+def strip_features(text: str, pack: LanguagePack) -> str:
+    """A reference turned into model-style input: mapped punctuation, marks, spaces and case removed."""
+    return "".join(parse(text, pack)[0])

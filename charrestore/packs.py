@@ -1,0 +1,113 @@
+"""Language packs: the features a language restores and how its text is normalized.
+
+A pack is data (``languages/<code>/pack.toml``); adding a language needs no code.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .paths import languages_dir, models_dir
+
+CAPS = "CAPS"
+SPACE = "SPACE"
+
+
+class PackError(ValueError):
+    """A pack is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class LanguagePack:
+    code: str
+    name: str
+    features: tuple[str, ...]
+    cased: bool = False
+    normalization: str = "NFC"
+    map: dict[str, str] = field(default_factory=dict)
+    map_between_words: dict[str, str] = field(default_factory=dict)
+    models: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def n_classes(self) -> int:
+        return 1 << len(self.features)
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        """The punctuation features, in render order."""
+        return tuple(f for f in self.features if f not in (CAPS, SPACE))
+
+    @property
+    def has_space(self) -> bool:
+        return SPACE in self.features
+
+    @property
+    def has_caps(self) -> bool:
+        return CAPS in self.features
+
+    def bit(self, feature: str) -> int:
+        """The class bit of a feature ("CAPS", "SPACE" or a mark), 0 if the pack lacks it."""
+        return 1 << self.features.index(feature) if feature in self.features else 0
+
+    def class_name(self, class_id: int) -> str:
+        """Readable name of a class id, e.g. ``CAPS+.+SPACE``; ``O`` for no feature."""
+        names = [f for i, f in enumerate(self.features) if class_id >> i & 1]
+        return "+".join(names) or "O"
+
+    def available_models(self) -> list[str]:
+        """Names of the models shipped for this pack (cards found in ``models/<code>/``)."""
+        folder = models_dir() / self.code
+        return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+def _validate(code: str, data: dict) -> LanguagePack:
+    features = tuple(data.get("features", ()))
+    if not features or len(set(features)) != len(features):
+        raise PackError(f"pack {code}: 'features' must be a non-empty list without repeats")
+    if CAPS in features and not data.get("cased", False):
+        raise PackError(f"pack {code}: CAPS needs cased = true")
+    marks = [f for f in features if f not in (CAPS, SPACE)]
+    if any(len(m) != 1 for m in marks):
+        raise PackError(f"pack {code}: marks must be single characters, got {marks}")
+    targets = set(marks) | ({" "} if SPACE in features else set())
+    for table in ("map", "map_between_words"):
+        for src, target in data.get(table, {}).items():
+            if not set(target) <= targets:
+                raise PackError(f"pack {code}: [{table}] maps {src!r} onto {target!r}, not a mark of the pack")
+    return LanguagePack(
+        code=data.get("code", code),
+        name=data.get("name", code),
+        features=features,
+        cased=bool(data.get("cased", False)),
+        normalization=data.get("normalization", "NFC"),
+        map=dict(data.get("map", {})),
+        map_between_words=dict(data.get("map_between_words", {})),
+        models=dict(data.get("models", {})),
+    )
+
+
+@lru_cache(maxsize=None)
+def load_pack(code: str) -> LanguagePack:
+    """Load ``languages/<code>/pack.toml``.
+
+    >>> load_pack("en").features
+    ('CAPS', '.', ',', '?', 'SPACE')
+    >>> load_pack("en").n_classes
+    32
+    """
+    path = languages_dir() / code / "pack.toml"
+    if not code.isidentifier() or not path.is_file():
+        known = ", ".join(available_packs()) or "none"
+        raise PackError(f"no language pack {code!r} (available: {known})")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise PackError(f"{path}: {exc}") from None
+    return _validate(code, data)
+
+
+def available_packs() -> list[str]:
+    folder = languages_dir()
+    return sorted(p.parent.name for p in folder.glob("*/pack.toml")) if folder.is_dir() else []
