@@ -1,0 +1,75 @@
+"""Corpus reading for training: documents out of the shared corpus formats, cleaned by the pack's rules.
+
+Formats (see ``../shared/corpora/README.md``): ``.tsv`` files whose first column is the document id and
+last column the text (paragraphs of one id form one document); ``.txt`` files with one document per line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from ..codec import parse
+from ..packs import LanguagePack
+
+# "(Applause)", "(Laughter)", "(Audience cheers)": transcript annotations, not text.
+_SOUND_TAG = re.compile(r"\((?:[A-Z][a-z]+)(?: [a-z]+){0,3}\)")
+_HAS_LOWER = re.compile(r"[a-z]")
+
+
+def clean(paragraph: str, pack: LanguagePack) -> str:
+    """Drop sound tags; for cased packs drop headings (no lower-case letter at all)."""
+    text = _SOUND_TAG.sub(" ", paragraph)
+    text = " ".join(text.split()) if pack.has_space else text.strip()
+    if pack.cased and not _HAS_LOWER.search(text):
+        return ""
+    return text
+
+
+def read_documents(path: str | Path, pack: LanguagePack, holdout=None) -> list[str]:
+    """The documents of one corpus file, cleaned; ``holdout(doc_id) -> bool`` drops documents."""
+    path = Path(path)
+    joiner = " " if pack.has_space else ""
+    docs: dict[str, list[str]] = {}
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh):
+            line = line.rstrip("\n")
+            if path.suffix == ".tsv":
+                cols = line.split("\t")
+                doc_id, text = cols[0], cols[-1]
+            else:
+                doc_id, text = str(n), line
+            if holdout is not None and holdout(doc_id):
+                continue
+            text = clean(text, pack)
+            if text:
+                docs.setdefault(doc_id, []).append(text)
+    return [joiner.join(parts) for parts in docs.values()]
+
+
+def encode_documents(docs: list[str], pack: LanguagePack) -> tuple[list[str], np.ndarray]:
+    """Concatenate documents into one stream of (base graphemes, class ids).
+
+    A document boundary counts as a space where the pack has one, so windows that cross it read
+    like running text.
+    """
+    space_bit = pack.bit("SPACE")
+    base: list[str] = []
+    classes: list[np.ndarray] = []
+    for doc in docs:
+        b, c = parse(doc, pack)
+        if not b:
+            continue
+        c[-1] |= space_bit
+        base.extend(b)
+        classes.append(c)
+    return base, (np.concatenate(classes) if classes else np.zeros(0, np.int32))
+
+
+def build_vocab(base: list[str], min_count: int) -> list[str]:
+    """Graphemes seen at least ``min_count`` times, most frequent first; ids 0/1 are PAD/UNK."""
+    counts = Counter(base)
+    return ["<pad>", "<unk>"] + [g for g, n in counts.most_common() if n >= min_count]
