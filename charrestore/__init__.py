@@ -15,6 +15,9 @@ _EXPORTS = {
     "parse": "codec",
     "render": "codec",
     "base_text": "codec",
+    "Restorer": "restorer",
+    "RestorerConfig": "restorer",
+    "restore": "restorer",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -29,6 +29,7 @@ class LanguagePack:
     map: dict[str, str] = field(default_factory=dict)
     map_between_words: dict[str, str] = field(default_factory=dict)
     models: dict[str, str] = field(default_factory=dict)
+    sentence_marks: tuple[str, ...] = ()
 
     @property
     def n_classes(self) -> int:
@@ -85,6 +86,7 @@ def _validate(code: str, data: dict) -> LanguagePack:
         map=dict(data.get("map", {})),
         map_between_words=dict(data.get("map_between_words", {})),
         models=dict(data.get("models", {})),
+        sentence_marks=tuple(m for m in data.get("sentence_marks", ()) if m in marks),
     )
 
 

@@ -1,0 +1,91 @@
+"""The char E2E engine: one BiLSTM tagger restores every feature of every grapheme in one step.
+
+normalize -> overlapped windows -> one ONNX Runtime call per batch of windows -> merge -> decode -> render.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .. import runtime
+from ..chunking import plan
+from ..codec import _upper, parse, render
+from ..packs import CAPS, SPACE, LanguagePack
+from .char_input import HAS_SPACE, N_STATES, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
+
+SPACES_MODES = ("auto", "keep", "restore")
+
+
+def class_bias(pack: LanguagePack, bias: dict[str, float]) -> np.ndarray:
+    """Per-class logit offsets from per-feature ones (tuned on dev to trade precision for recall)."""
+    out = np.zeros(pack.n_classes, np.float32)
+    for c in range(pack.n_classes):
+        out[c] = sum(v for f, v in bias.items() if c & pack.bit(f))
+    return out
+
+
+def state_masks(pack: LanguagePack) -> np.ndarray:
+    """[state, class] additive masks: given spaces allow only classes whose SPACE bit agrees."""
+    masks = np.zeros((N_STATES, pack.n_classes), np.float32)
+    space_bit = pack.bit(SPACE)
+    if space_bit:
+        has = (np.arange(pack.n_classes) & space_bit) != 0
+        masks[HAS_SPACE, ~has] = -np.inf
+        masks[NO_SPACE, has] = -np.inf
+    return masks
+
+
+class CharEngine:
+    """Restores text with one char E2E model; thread count and batch size never change the output."""
+
+    def __init__(self, pack: LanguagePack, card: dict, onnx_path: Path, threads: int = 1, batch_size: int = 32):
+        self.pack, self.card = pack, card
+        if list(card["features"]) != list(pack.features):
+            raise ValueError(f"{onnx_path}: model features {card['features']} differ from pack {pack.code}")
+        self.index = {g: i for i, g in enumerate(card["vocab"])}
+        self.session = runtime.session(Path(onnx_path), threads)
+        self.window, self.overlap, self.cut = card["window"], card["overlap"], card["cut"]
+        self.batch_size = batch_size
+        self.bias = class_bias(pack, card.get("bias", {}))
+        self.masks = state_masks(pack)
+        self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
+        self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
+
+    def classes(self, gids: np.ndarray, states: np.ndarray) -> np.ndarray:
+        """Merged argmax class per position, decoding the windows in batches."""
+        ids = input_ids(gids, states)
+        out = np.empty(len(ids), np.int32)
+        windows = plan(len(ids), self.window, self.overlap, self.cut)
+        for b in range(0, len(windows), self.batch_size):
+            batch = windows[b:b + self.batch_size]
+            x = np.stack([ids[w.start:w.end] for w in batch])
+            st = np.stack([states[w.start:w.end] for w in batch])
+            logits = runtime.run(self.session, x) + self.bias + self.masks[st]
+            pred = logits.argmax(-1)
+            for w, p in zip(batch, pred):
+                out[w.keep_start:w.keep_end] = p[w.keep_start - w.start:w.keep_end - w.start]
+        return out
+
+    def sentence_case(self, base: list[str], cls: np.ndarray) -> np.ndarray:
+        """Capitalize the first grapheme and every grapheme after a sentence-final mark plus space."""
+        if not self.caps_bit:
+            return cls
+        starts = np.flatnonzero((cls[:-1] & self.sentence_bits != 0) & (cls[:-1] & self.space_bit != 0)) + 1
+        for i in [0, *starts.tolist()]:
+            if _upper(base[i]) is not None:
+                cls[i] |= self.caps_bit
+        return cls
+
+    def restore(self, text: str, spaces: str = "auto") -> str:
+        base, given = parse(text, self.pack, apply_map=False)
+        if not base:
+            return ""
+        states = np.full(len(base), UNKNOWN, np.int32)
+        keep = spaces == "keep" or (spaces == "auto" and bool((given & self.space_bit).any()))
+        if keep and self.space_bit:
+            states = np.where(given & self.space_bit, HAS_SPACE, NO_SPACE).astype(np.int32)
+            states[-1] = NO_SPACE
+        cls = self.classes(grapheme_ids(base, self.index), states)
+        return render(base, self.sentence_case(base, cls), self.pack)

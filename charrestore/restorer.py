@@ -1,0 +1,69 @@
+"""The public API: a config, a restorer built once from it, and one call.
+
+>>> from charrestore import Restorer, RestorerConfig      # doctest: +SKIP
+>>> Restorer(RestorerConfig(lang="en"))("willaichangeourfuture")  # doctest: +SKIP
+'Will AI change our future?'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .cards import load_card
+from .engines.char_e2e import SPACES_MODES, CharEngine
+from .packs import load_pack
+
+ENGINES = ("char", "pipeline")
+
+
+@dataclass(frozen=True)
+class RestorerConfig:
+    lang: str = "en"
+    engine: str = "char"
+    spaces: str = "auto"  # auto | keep | restore
+    threads: int = 1
+    batch_size: int = 32
+    models_dir: str | None = None  # default: the shipped models/
+
+
+class Restorer:
+    """Restores spaces, punctuation and case; load once, call many times (thread-safe ORT session)."""
+
+    def __init__(self, config: RestorerConfig | None = None, **overrides):
+        config = RestorerConfig(**{**(config.__dict__ if config else {}), **overrides})
+        if config.spaces not in SPACES_MODES:
+            raise ValueError(f"spaces must be one of {', '.join(SPACES_MODES)}, not {config.spaces!r}")
+        if config.engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {config.engine!r}")
+        if config.threads < 1 or config.batch_size < 1:
+            raise ValueError("threads and batch_size must be at least 1")
+        self.config = config
+        self.pack = load_pack(config.lang)
+        root = Path(config.models_dir) if config.models_dir else None
+        if config.engine == "char":
+            name = self.pack.models.get("char")
+            if not name:
+                raise ValueError(f"pack {config.lang!r} names no char model")
+            card, path = load_card(config.lang, name, root)
+            self.engine = CharEngine(self.pack, card, path, config.threads, config.batch_size)
+        else:
+            from .engines.pipeline import PipelineEngine
+
+            self.engine = PipelineEngine.load(self.pack, root, config.threads, config.batch_size)
+
+    def __call__(self, text: str) -> str:
+        return self.engine.restore(text, self.config.spaces)
+
+    restore = __call__
+
+
+@lru_cache(maxsize=8)
+def _restorer(**config) -> Restorer:
+    return Restorer(RestorerConfig(**config))
+
+
+def restore(text: str, **config) -> str:
+    """One-shot restore with a cached restorer: ``restore("willaichangeourfuture", lang="en")``."""
+    return _restorer(**config)(text)

@@ -1,0 +1,31 @@
+"""ONNX Runtime sessions: created once per (model file, thread count) and shared by every call."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+
+@lru_cache(maxsize=16)
+def session(path: Path, threads: int = 1):
+    """An inference session; ``threads`` bounds intra-op parallelism (1 = one core)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own exception types for bad files
+        from .cards import ModelError
+
+        raise ModelError(f"{path}: cannot load ONNX model ({str(exc).splitlines()[0]})") from None
+
+
+def run(sess, ids: np.ndarray) -> np.ndarray:
+    """Logits [batch, time, classes] for int32 ids [batch, time]."""
+    return sess.run(None, {sess.get_inputs()[0].name: ids.astype(np.int32, copy=False)})[0]
