@@ -39,6 +39,64 @@ def run_packs(args) -> int:
     return 0
 
 
+# --- fix ---------------------------------------------------------------------------------
+
+def add_fix(sub) -> None:
+    p = sub.add_parser(
+        "fix", help="restore spaces, punctuation and capitalization",
+        description="Restore spaces, punctuation and capitalization. With no TEXT, read stdin: one document "
+                    "per line, exactly one output line per input line, flushed per line. Invalid UTF-8 "
+                    "bytes pass through unchanged (a warning names the line).",
+        epilog='examples:\n  charrestore fix "willaichangeourfuture"\n'
+               '  charrestore fix --spaces keep "will ai change our future"\n  cat asr.txt | charrestore fix > out.txt',
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("text", nargs="*", metavar="TEXT", help="text to restore (joined by spaces); default: stdin")
+    p.add_argument("--lang", default="en", help="language pack (default: en; see 'charrestore packs')")
+    p.add_argument("--engine", choices=("char", "pipeline"), default="char", help="char E2E model (default) or NB + token model")
+    p.add_argument("--spaces", choices=("auto", "keep", "restore"), default="auto",
+                   help="keep the input's spaces, restore all spaces, or auto: keep if the input has any (default)")
+    p.add_argument("--threads", type=int, default=1, help="ONNX Runtime threads (default: 1)")
+    p.add_argument("--batch-size", type=int, default=32, help="windows per model call (default: 32)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.set_defaults(run=run_fix)
+
+
+def _lines(args):
+    """Input documents as (line number, text); invalid UTF-8 kept as surrogate escapes."""
+    if args.text:
+        yield 1, " ".join(args.text)
+        return
+    for n, raw in enumerate(sys.stdin.buffer, 1):
+        raw = raw.rstrip(b"\n")
+        try:
+            yield n, raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            print(f"charrestore: warning: line {n}: invalid UTF-8 at byte {exc.start}, passed through unchanged",
+                  file=sys.stderr)
+            yield n, raw.decode("utf-8", "surrogateescape")
+
+
+def _emit(text: str) -> None:
+    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape") + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def run_fix(args) -> int:
+    import json
+
+    from .restorer import Restorer, RestorerConfig
+
+    restorer = Restorer(RestorerConfig(lang=args.lang, engine=args.engine, spaces=args.spaces,
+                                       threads=args.threads, batch_size=args.batch_size))
+    for _, text in _lines(args):
+        cr = text.endswith("\r")
+        out = restorer(text[:-1] if cr else text) + ("\r" if cr else "")
+        if args.json:
+            out = json.dumps({"text": out, "lang": args.lang, "engine": args.engine, "spaces": args.spaces})
+        _emit(out)
+    return 0
+
+
 # --- parser ------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version="charrestore 0.1.0")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in (add_packs,):
+    for add in (add_fix, add_packs):
         add(sub)
     return parser
 
@@ -60,16 +118,19 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed its one-line usage error
         return int(exc.code or 0)
+    from .cards import ModelError
     from .packs import PackError
 
     try:
         return args.run(args)
-    except (CLIError, PackError, OSError, ValueError) as exc:
+    except (CLIError, PackError, ModelError, OSError, ValueError) as exc:
         return _err(str(exc) or exc.__class__.__name__, 1)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # last resort: one line, never a traceback
+        return _err(f"unexpected {exc.__class__.__name__}: {exc}", 1)
 
 
 if __name__ == "__main__":
