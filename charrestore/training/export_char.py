@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -51,7 +52,8 @@ def versions() -> dict:
             "numpy": np.__version__}
 
 
-def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap: int, cut: int, check_windows: int = 500) -> Path:
+def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap: int, cut: int,
+           check_windows: int = 500, quantize: bool = True) -> Path:
     import keras
     import tensorflow as tf
     import tf2onnx
@@ -73,7 +75,10 @@ def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap:
         fp32 = Path(tmp) / "fp32.onnx"
         spec = [tf.TensorSpec([None, None], tf.int32, name="ids")]
         tf2onnx.convert.from_keras(model, input_signature=spec, opset=17, output_path=str(fp32))
-        quantize_dynamic(str(fp32), str(onnx_path), weight_type=QuantType.QInt8)
+        if quantize:
+            quantize_dynamic(str(fp32), str(onnx_path), weight_type=QuantType.QInt8)
+        else:
+            shutil.copyfile(fp32, onnx_path)
         probe = dev_x[:32]
         keras_out = model(probe, training=False).numpy()
         fp32_out = runtime.run(runtime.session(fp32, 2), probe)
@@ -98,7 +103,7 @@ def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap:
         "vocab": meta["vocab"],
         "window": window, "overlap": overlap, "cut": cut,
         "bias": {},
-        "quantization": "int8 dynamic (onnxruntime quantize_dynamic, QInt8 weights)",
+        "quantization": "int8 dynamic (onnxruntime quantize_dynamic, QInt8 weights)" if quantize else "none (fp32)",
         "export_checks": {"fp32_vs_keras_max_abs_diff": diff, "int8_vs_fp32_argmax_agreement": agree,
                           "positions": int(fp32_pred.size)},
         "corpora": [{**s, "license": license_of(s["path"]), "path": Path(s["path"]).name} for s in meta["sources"]],

@@ -1,0 +1,142 @@
+"""The char engine on tiny fixture models (tests/fixtures/models, made by scripts/make_fixture_models.py).
+
+The fixture models are barely trained: these tests check what must hold for ANY model (nothing lost,
+spaces kept, determinism, robustness), never what a good model would output.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from charrestore import Restorer, base_text, load_pack
+from charrestore.codec import graphemes
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE_MODELS = ROOT / "tests" / "fixtures" / "models"
+LANGS = ("en", "ja", "gu")
+
+
+@pytest.fixture(scope="module")
+def restorers():
+    return {(lang, spaces): Restorer(lang=lang, spaces=spaces, models_dir=str(FIXTURE_MODELS))
+            for lang in LANGS for spaces in ("auto", "keep", "restore")}
+
+
+@pytest.fixture(scope="module")
+def data_root(tmp_path_factory):
+    """A CHARRESTORE_DATA folder: the real packs beside the fixture models."""
+    root = tmp_path_factory.mktemp("data")
+    (root / "languages").symlink_to(ROOT / "languages")
+    shutil.copytree(FIXTURE_MODELS, root / "models")
+    return root
+
+
+def cli(data_root, *args, stdin=b""):
+    env = {**os.environ, "CHARRESTORE_DATA": str(data_root)}
+    return subprocess.run([sys.executable, "-m", "charrestore", *args], input=stdin, capture_output=True,
+                          env=env, timeout=120)
+
+
+any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=300)
+texty = st.lists(st.sampled_from(list("abcdefghij klmnop.,?!'-ÀéŞ") + ["\u0301", "ક", "્", "ષ", "ા", "。", "、", "日", "👩\u200d👧"]),
+                max_size=300).map("".join)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("spaces", ("auto", "keep", "restore"))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(any_text, texty))
+def test_nothing_lost(restorers, lang, spaces, text):
+    pack = load_pack(lang)
+    out = restorers[lang, spaces](text)
+    assert base_text(out, pack) == base_text(text, pack)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.text(st.sampled_from(list("abcdefghijklmnopqrstuvwxyz'")), min_size=1, max_size=8),
+                      min_size=1, max_size=40))
+def test_keep_mode_keeps_word_boundaries(restorers, words):
+    pack = load_pack("en")
+    text = " ".join(words)
+    out = restorers["en", "keep"](text)
+    assert [base_text(w, pack) for w in out.split(" ")] == [base_text(w, pack) for w in text.split(" ") if base_text(w, pack)]
+
+
+def test_sentence_case_after_sentence_end(restorers):
+    out = restorers["en", "restore"]("willaichangeourfutureobviouslytheanswerisyes" * 5)
+    assert out[0].isupper()
+    for i, ch in enumerate(out[:-2]):
+        if ch in ".?" and out[i + 1] == " " and out[i + 2].isalpha():
+            assert out[i + 2].isupper(), out
+
+
+def test_marks_never_split_gujarati_clusters(restorers):
+    text = "ક્ષત્રિયજ્ઞાનશ્રદ્ધાઅનેદ્વારકાજેવાશબ્દોમાંસંયુક્તાક્ષરોઆવેછે" * 3
+    out = restorers["gu", "restore"](text)
+    marks = {".", ",", "?", " "}
+    assert [g for g in graphemes(out) if g not in marks] == graphemes(text)
+
+
+def test_same_output_for_any_batch_size_and_threads():
+    text = "but what are the risks i am not technical i'm not an engineer " * 20
+    outs = {Restorer(lang="en", spaces=s, batch_size=b, threads=t, models_dir=str(FIXTURE_MODELS))(text)
+            for s in ("restore",) for b in (1, 3, 64) for t in (1, 2)}
+    assert len(outs) == 1
+
+
+def test_empty_and_blank(restorers):
+    assert restorers["en", "auto"]("") == ""
+    assert restorers["en", "auto"]("  ,.  ") == ""
+
+
+def test_cli_stdin_contract(data_root):
+    lines = ["willaichangeourfuture", "", "will ai change our future", "   ", "x" * 5000]
+    res = cli(data_root, "fix", stdin=("\n".join(lines) + "\n").encode())
+    assert res.returncode == 0, res.stderr
+    out = res.stdout.decode().split("\n")
+    assert out[-1] == "" and len(out) - 1 == len(lines)
+    assert out[1] == "" and out[3] == ""
+    pack = load_pack("en")
+    assert [base_text(o, pack) for o in out[:-1]] == [base_text(i, pack) for i in lines]
+
+
+def test_cli_invalid_utf8_passes_through(data_root):
+    res = cli(data_root, "fix", "--spaces", "keep", stdin=b"abc \xff\xfe def\n")
+    assert res.returncode == 0
+    assert b"\xff\xfe" in res.stdout and res.stdout.count(b"\n") == 1
+    assert b"line 1" in res.stderr and b"Traceback" not in res.stderr
+
+
+def test_cli_missing_and_corrupt_model(data_root, tmp_path):
+    res = cli(data_root, "fix", "--lang", "en", "x", stdin=b"")
+    assert res.returncode == 0
+    broken = tmp_path / "data"
+    shutil.copytree(data_root / "models", broken / "models")
+    (broken / "languages").symlink_to(ROOT / "languages")
+    onnx = broken / "models" / "en" / "char.onnx"
+    onnx.write_bytes(onnx.read_bytes()[:-10] + b"0123456789")
+    res = cli(broken, "fix", "hello")
+    assert res.returncode == 1 and str(onnx) in res.stderr.decode()
+    assert len(res.stderr.decode().strip().splitlines()) == 1
+    onnx.unlink()
+    res = cli(broken, "fix", "hello")
+    assert res.returncode == 1 and "missing" in res.stderr.decode() and b"Traceback" not in res.stderr
+
+
+def test_long_single_line_bounded_memory(data_root):
+    """A 10 MB line finishes with peak RSS well under the size of naive per-grapheme Python objects."""
+    code = ("import resource,sys;from charrestore import Restorer;"
+            f"r=Restorer(lang='en',models_dir={str(FIXTURE_MODELS)!r});"
+            "out=r('abcdefghij'*1_000_000);"
+            "print(len(out), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    length, rss_kb = map(int, res.stdout.split())
+    assert length >= 10_000_000
+    assert rss_kb < 1_500_000
