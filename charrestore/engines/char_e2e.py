@@ -53,20 +53,32 @@ class CharEngine:
         self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
         self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
 
-    def classes(self, gids: np.ndarray, states: np.ndarray) -> np.ndarray:
-        """Merged argmax class per position, decoding the windows in batches."""
-        ids = input_ids(gids, states)
-        out = np.empty(len(ids), np.int32)
+    def window_logits(self, ids: np.ndarray):
+        """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch."""
         windows = plan(len(ids), self.window, self.overlap, self.cut)
         for b in range(0, len(windows), self.batch_size):
             batch = windows[b:b + self.batch_size]
-            x = np.stack([ids[w.start:w.end] for w in batch])
-            st = np.stack([states[w.start:w.end] for w in batch])
-            logits = runtime.run(self.session, x) + self.bias + self.masks[st]
-            pred = logits.argmax(-1)
-            for w, p in zip(batch, pred):
-                out[w.keep_start:w.keep_end] = p[w.keep_start - w.start:w.keep_end - w.start]
+            logits = runtime.run(self.session, np.stack([ids[w.start:w.end] for w in batch]))
+            for w, lg in zip(batch, logits):
+                yield w, lg[w.keep_start - w.start:w.keep_end - w.start]
+
+    def classes(self, gids: np.ndarray, states: np.ndarray) -> np.ndarray:
+        """Merged argmax class per position (biases added, given spaces enforced)."""
+        out = np.empty(len(gids), np.int32)
+        for w, lg in self.window_logits(input_ids(gids, states)):
+            keep = slice(w.keep_start, w.keep_end)
+            out[keep] = (lg + self.bias + self.masks[states[keep]]).argmax(-1)
         return out
+
+    def encode(self, text: str, spaces: str = "auto") -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Normalized input: base graphemes, their vocabulary ids and the space states for ``spaces``."""
+        base, given = parse(text, self.pack, apply_map=False)
+        states = np.full(len(base), UNKNOWN, np.int32)
+        keep = spaces == "keep" or (spaces == "auto" and bool((given & self.space_bit).any()))
+        if keep and self.space_bit and base:
+            states = np.where(given & self.space_bit, HAS_SPACE, NO_SPACE).astype(np.int32)
+            states[-1] = NO_SPACE
+        return base, grapheme_ids(base, self.index), states
 
     def sentence_case(self, base: list[str], cls: np.ndarray) -> np.ndarray:
         """Capitalize the first grapheme and every grapheme after a sentence-final mark plus space."""
@@ -79,13 +91,7 @@ class CharEngine:
         return cls
 
     def restore(self, text: str, spaces: str = "auto") -> str:
-        base, given = parse(text, self.pack, apply_map=False)
+        base, gids, states = self.encode(text, spaces)
         if not base:
             return ""
-        states = np.full(len(base), UNKNOWN, np.int32)
-        keep = spaces == "keep" or (spaces == "auto" and bool((given & self.space_bit).any()))
-        if keep and self.space_bit:
-            states = np.where(given & self.space_bit, HAS_SPACE, NO_SPACE).astype(np.int32)
-            states[-1] = NO_SPACE
-        cls = self.classes(grapheme_ids(base, self.index), states)
-        return render(base, self.sentence_case(base, cls), self.pack)
+        return render(base, self.sentence_case(base, self.classes(gids, states)), self.pack)
