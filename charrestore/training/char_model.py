@@ -11,7 +11,7 @@ import keras
 from keras import layers
 
 
-def build_char_model(vocab_size: int, n_classes: int, emb: int = 64, conv: int = 192, kernel: int = 5,
+def build_char_model(vocab_size: int, n_classes: int, emb: int = 64, conv: int = 96, kernel: int = 5,
                      dilations=(1, 2, 4), lstm: int = 128, lstm_layers: int = 1, dropout: float = 0.1) -> keras.Model:
     ids = keras.Input(shape=(None,), dtype="int32", name="ids")
     x = layers.Embedding(vocab_size, emb, name="embed")(ids)

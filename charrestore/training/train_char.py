@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -37,22 +38,24 @@ def numeric_holdout(every: int):
 
 
 def prepare_data(pack, corpora, dev, dev_holdout, min_count, out: Path) -> dict:
-    """Encode corpora once into ``out/data``; a resumed run reuses the same vocabulary and arrays."""
+    """Encode corpora once into ``out/data``. An existing ``meta.json`` fixes the vocabulary, so a run
+    resumed from a committed state (which carries meta.json but no corpus arrays) encodes identically."""
     data_dir = out / "data"
-    meta_path = data_dir / "meta.json"
-    if meta_path.is_file():
-        return json.loads(meta_path.read_text())
     data_dir.mkdir(parents=True, exist_ok=True)
+    meta_path = data_dir / "meta.json"
+    meta = json.loads(meta_path.read_text()) if meta_path.is_file() else None
+    if meta and all((data_dir / f"{s['file']}_ids.npy").is_file() for s in meta["sources"]) \
+            and (data_dir / "dev_ids.npy").is_file():
+        return meta
     holdout = numeric_holdout(dev_holdout) if dev_holdout else None
-    sources = []
-    streams = []
+    sources, streams = [], []
     for i, (path, weight) in enumerate(corpora):
         docs = read_documents(path, pack, holdout=holdout)
         base, classes = encode_documents(docs, pack)
         streams.append((base, classes))
         sources.append({"path": str(path), "weight": weight, "docs": len(docs), "graphemes": len(base), "file": f"src{i}"})
         print(f"read {path}: {len(docs)} docs, {len(base)} graphemes", flush=True)
-    vocab = build_vocab([g for base, _ in streams for g in base], min_count)
+    vocab = meta["vocab"] if meta else build_vocab([g for base, _ in streams for g in base], min_count)
     index = {g: i for i, g in enumerate(vocab)}
     for src, (base, classes) in zip(sources, streams):
         np.save(data_dir / f"{src['file']}_ids.npy", grapheme_ids(base, index))
@@ -71,6 +74,26 @@ def prepare_data(pack, corpora, dev, dev_holdout, min_count, out: Path) -> dict:
     meta_path.write_text(json.dumps(meta, ensure_ascii=False))
     print(f"vocab {len(vocab)}, dev {len(dev_base)} graphemes, dev UNK rate {unk:.4%}", flush=True)
     return meta
+
+
+def resume_from(state_dir: Path, out: Path) -> None:
+    """Seed a fresh run folder from a committed compact state (model, optimizer, RNG, vocabulary)."""
+    if (out / "state.json").is_file():
+        return
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    for name in ("last.keras", "best.weights.h5", "state.json"):
+        if (state_dir / name).is_file():
+            shutil.copyfile(state_dir / name, out / name)
+    shutil.copyfile(state_dir / "meta.json", out / "data" / "meta.json")
+
+
+def save_compact_state(out: Path, state_dir: Path) -> None:
+    """Copy what resuming needs (no corpus arrays) into a folder that can be committed."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("last.keras", "best.weights.h5", "state.json"):
+        if (out / name).is_file():
+            shutil.copyfile(out / name, state_dir / name)
+    shutil.copyfile(out / "data" / "meta.json", state_dir / "meta.json")
 
 
 class WindowSampler:
@@ -113,6 +136,8 @@ def train(args) -> Path:
     pack = load_pack(args.lang)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.resume_from:
+        resume_from(Path(args.resume_from), out)
     corpora = [parse_corpus_arg(c) for c in args.corpus]
     meta = prepare_data(pack, corpora, args.dev, args.dev_holdout, args.min_count, out)
     data_dir = out / "data"
@@ -182,6 +207,8 @@ def train(args) -> Path:
     model.fit(batches(), steps_per_epoch=hyper["steps"], epochs=state["epoch"] + args.epochs,
               initial_epoch=state["epoch"], validation_data=(dev_x, dev_y), validation_batch_size=256,
               callbacks=callbacks, verbose=2)
+    if args.save_state:
+        save_compact_state(out, Path(args.save_state))
     return out
 
 
@@ -194,12 +221,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--min-count", type=int, default=5)
     p.add_argument("--window", type=int, default=200)
     p.add_argument("--batch", type=int, default=256)
-    p.add_argument("--steps", type=int, default=200, help="steps per epoch")
+    p.add_argument("--steps", type=int, default=150, help="steps per epoch")
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--max-minutes", type=float, default=120, help="stop after the epoch that passes this")
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--emb", type=int, default=64)
-    p.add_argument("--conv", type=int, default=192)
+    p.add_argument("--conv", type=int, default=96)
     p.add_argument("--kernel", type=int, default=5)
     p.add_argument("--dilations", type=int, nargs="+", default=[1, 2, 4])
     p.add_argument("--lstm", type=int, default=128)
@@ -208,6 +235,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--spaced", type=float, default=0.3, help="share of windows with a given-space span")
     p.add_argument("--dev-windows", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--resume-from", help="committed compact state folder to continue from (see --save-state)")
+    p.add_argument("--save-state", help="after training, copy the compact resumable state here (to commit)")
 
 
 if __name__ == "__main__":
