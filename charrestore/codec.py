@@ -111,7 +111,8 @@ def render(base: list[str], classes, pack: LanguagePack) -> str:
     """(base graphemes, class ids) -> text: CAPS, then the marks in pack order, then the space.
 
     A mark or space that would fuse into a neighbouring grapheme cluster is left out, so the
-    output always splits back into the same base graphemes.
+    output always splits back into the same base graphemes. The output is in the pack's
+    normalization form (a combining mark that a control had separated from its base joins it).
     """
     caps_bit, space_bit = pack.bit(CAPS), pack.bit(SPACE)
     marks = [(pack.bit(m), m) for m in pack.marks]
@@ -128,7 +129,7 @@ def render(base: list[str], classes, pack: LanguagePack) -> str:
         out.extend(m for b, m in marks if c & b)
         if c & space_bit and i < last:
             out.append(" ")
-    return "".join(out)
+    return unicodedata.normalize(pack.normalization, "".join(out))
 
 
 def base_text(text: str, pack: LanguagePack) -> str:
@@ -137,10 +138,13 @@ def base_text(text: str, pack: LanguagePack) -> str:
     >>> from charrestore.packs import load_pack
     >>> base_text("Will AI change our future?", load_pack("en"))
     'willaichangeourfuture'
+
+    The result is normalized again: taking out a space can leave a combining mark next to the
+    previous grapheme (``"a\\t\\u0301"``), and a rendering that joins them is canonically the same text.
     """
-    return "".join(parse(text, pack, apply_map=False)[0])
+    return unicodedata.normalize(pack.normalization, "".join(parse(text, pack, apply_map=False)[0]))
 
 
 def strip_features(text: str, pack: LanguagePack) -> str:
     """A reference turned into model-style input: mapped punctuation, marks, spaces and case removed."""
-    return "".join(parse(text, pack)[0])
+    return unicodedata.normalize(pack.normalization, "".join(parse(text, pack)[0]))
