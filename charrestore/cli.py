@@ -202,12 +202,18 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return args.run(args)
+    except BrokenPipeError:  # the reader went away (| head): not an error; before OSError, its base class
+        import os
+
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        except (OSError, ValueError):
+            pass
+        return 0
     except (CLIError, PackError, ModelError, OSError, ValueError) as exc:
         return _err(str(exc) or exc.__class__.__name__, 1)
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
     except Exception as exc:  # last resort: one line, never a traceback
         return _err(f"unexpected {exc.__class__.__name__}: {exc}", 1)
 
