@@ -164,6 +164,18 @@ def signature(pack: LanguagePack, level: str, apply_map: bool = True, spaces: st
 
 # --- alignment ----------------------------------------------------------------------------
 
+def _common_ends(a: Sequence, b: Sequence) -> tuple[int, int]:
+    """Lengths of the common prefix and of the common suffix (not overlapping the prefix)."""
+    n = min(len(a), len(b))
+    pre = 0
+    while pre < n and a[pre] == b[pre]:
+        pre += 1
+    suf = 0
+    while suf < n - pre and a[len(a) - 1 - suf] == b[len(b) - 1 - suf]:
+        suf += 1
+    return pre, suf
+
+
 def _difflib_blocks(a: Sequence, b: Sequence, a0: int, b0: int) -> list[tuple[int, int, int]]:
     sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
     return [(i + a0, j + b0, n) for i, j, n in sm.get_matching_blocks() if n]
@@ -208,13 +220,7 @@ def _align(a: Sequence, b: Sequence, a0: int, b0: int, depth: int) -> list[tuple
     if len(a) * len(b) <= _DIFFLIB_BUDGET:
         return _difflib_blocks(a, b, a0, b0)
     # long sequences: keep the common prefix and suffix, then anchor the middle on unique k-grams
-    n = min(len(a), len(b))
-    pre = 0
-    while pre < n and a[pre] == b[pre]:
-        pre += 1
-    suf = 0
-    while suf < n - pre and a[len(a) - 1 - suf] == b[len(b) - 1 - suf]:
-        suf += 1
+    pre, suf = _common_ends(a, b)
     blocks = [(a0, b0, pre)] if pre else []
     ma, mb = a[pre:len(a) - suf], b[pre:len(b) - suf]
     if ma and mb:
@@ -266,13 +272,7 @@ def levenshtein(a: Sequence, b: Sequence) -> int:
     >>> levenshtein("kitten", "sitting"), levenshtein("the cat sat".split(), "a cat sat down".split())
     (3, 2)
     """
-    n = min(len(a), len(b))
-    pre = 0
-    while pre < n and a[pre] == b[pre]:
-        pre += 1
-    suf = 0
-    while suf < n - pre and a[len(a) - 1 - suf] == b[len(b) - 1 - suf]:
-        suf += 1
+    pre, suf = _common_ends(a, b)
     a, b = a[pre:len(a) - suf], b[pre:len(b) - suf]
     if not a or not b:
         return len(a) + len(b)
