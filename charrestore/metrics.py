@@ -22,7 +22,8 @@ Token level (:func:`evaluate_token`, packs with SPACE only)
       ``O`` no upper case letter; ``UPP`` all cased letters upper and more than one of them ("AI", "D.C.",
       "NASA"); ``CAP`` the first cased letter upper and all others lower, which includes the single letters
       "I" and "A" (as in Edge-Punct-Casing's example, "Will AI change" = CAP UPP O); ``MIX`` any other word
-      with an upper case letter ("iPhone", "PhD", "McDonald").
+      with an upper case letter ("iPhone", "PhD", "McDonald", and, since words split only at spaces,
+      hyphenated compounds such as "African-American").
     P/R/F per class; ``overall`` is the micro average over the non-O classes (IWSLT convention: a COMMA
     predicted as PERIOD is a false negative of COMMA and a false positive of PERIOD).
     Confusion matrices have the reference in rows and the hypothesis in columns.
@@ -33,6 +34,8 @@ aligned (:func:`align`, difflib.SequenceMatcher) and only the equal part is scor
 WER needs no alignment: it scores every common line as it is.
 
 Every result carries a signature (sacrebleu style) with every setting that changes the numbers.
+``to_dict()`` (``--json``) gives P, R, F and WER as fractions in [0, 1] with the raw counts beside them;
+``format_table()`` prints percentages.
 """
 
 from __future__ import annotations
