@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Train (or continue) the char E2E model of one language, export it, tune decoding and evaluate on dev.
+#   bash scripts/train_char.sh en 120      # language, minutes of training in this stage
+# Each stage resumes from training_state/<lang>-char/ (committed: weights, optimizer, RNG, vocabulary)
+# and leaves the new state there. Corpora come from ../shared/corpora and are never committed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+lang=${1:?language}; minutes=${2:-120}
+C=../shared/corpora
+run=runs/char-$lang; state=training_state/$lang-char
+case $lang in
+  en) corpus=("$C/en/ted_train.tsv@8" "$C/en/public_domain/gutenberg_books.tsv@0.6"
+              "$C/en/public_domain/state_of_the_union_1945_2006.tsv@0.6"
+              "$C/en/public_domain/inaugural_addresses_1789_2021.tsv@0.3" "$C/en/brown_train_docs.tsv@0.5")
+      data=(--dev "$C/en/ted_dev.tsv"); opts=(--spaced 0.2 --conv 96) ;;
+  ja) corpus=("$C/ja/asdc_train.tsv@3" "$C/ja/jaquad_wiki_paragraphs_train.tsv@3" "$C/ja/jaquad_questions_train.txt@1")
+      data=(--dev "$C/ja/asdc_dev.tsv" "$C/ja/jaquad_wiki_paragraphs_dev.tsv" "$C/ja/jaquad_questions_dev.txt")
+      opts=(--min-count 3 --conv 96) ;;
+  gu) corpus=("$C/gu/gu_wiki_train.tsv@1" "$C/gu/gu_wiki_village_stubs.tsv@0.05")
+      data=(--dev-holdout 50); opts=(--min-count 3 --conv 96) ;;
+  *) echo "no recipe for $lang" >&2; exit 2 ;;
+esac
+resume=(); [ -f "$state/state.json" ] && resume=(--resume-from "$state")
+python -m charrestore.training.train_char --lang "$lang" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
+  --out "$run" --max-minutes "$minutes" --save-state "$state" "${resume[@]}"
