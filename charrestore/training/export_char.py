@@ -129,15 +129,22 @@ def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap:
     return onnx_path
 
 
-if __name__ == "__main__":
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--run", required=True, help="training folder (train_char --out)")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--run", required=True, help="training folder (train char --out)")
     p.add_argument("--lang", required=True)
     p.add_argument("--out", required=True, help="models/<lang>")
     p.add_argument("--name", default="char")
     p.add_argument("--window", type=int, default=256)
     p.add_argument("--overlap", type=int, default=64)
     p.add_argument("--cut", type=int, default=32)
-    a = p.parse_args()
-    export(Path(a.run), a.lang, Path(a.out), a.name, a.window, a.overlap, a.cut)
+
+
+def run(args) -> Path:
+    return export(Path(args.run), args.lang, Path(args.out), args.name, args.window, args.overlap, args.cut)
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    parser = argparse.ArgumentParser(description=__doc__)
+    add_arguments(parser)
+    run(parser.parse_args())

@@ -239,8 +239,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save-state", help="after training, copy the compact resumable state here (to commit)")
 
 
+run = train  # the entry point that `charrestore train char` calls
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     add_arguments(parser)
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    train(parser.parse_args())
+    run(parser.parse_args())
