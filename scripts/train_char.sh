@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Train (or continue) the char E2E model of one language, export it, tune decoding and evaluate on dev.
+# Train (or continue) the char E2E model of one language, then export it, tune decoding and evaluate on dev.
 #   bash scripts/train_char.sh en 120      # language, minutes of training in this stage
+#   bash scripts/train_char.sh en 0        # no training: export, tune and evaluate the current state
 # Each stage resumes from training_state/<lang>-char/ (committed: weights, optimizer, RNG, vocabulary)
 # and leaves the new state there. Corpora come from ../shared/corpora and are never committed.
 set -euo pipefail
@@ -12,14 +13,26 @@ case $lang in
   en) corpus=("$C/en/ted_train.tsv@8" "$C/en/public_domain/gutenberg_books.tsv@0.6"
               "$C/en/public_domain/state_of_the_union_1945_2006.tsv@0.6"
               "$C/en/public_domain/inaugural_addresses_1789_2021.tsv@0.3" "$C/en/brown_train_docs.tsv@0.5")
-      data=(--dev "$C/en/ted_dev.tsv"); opts=(--spaced 0.2 --conv 96) ;;
+      data=(--dev "$C/en/ted_dev.tsv"); opts=(--spaced 0.2 --conv 96)
+      evals=("ted_dev --dev $C/en/ted_dev.tsv") ;;
   ja) corpus=("$C/ja/asdc_train.tsv@3" "$C/ja/jaquad_wiki_paragraphs_train.tsv@3" "$C/ja/jaquad_questions_train.txt@1")
       data=(--dev "$C/ja/asdc_dev.tsv" "$C/ja/jaquad_wiki_paragraphs_dev.tsv" "$C/ja/jaquad_questions_dev.txt")
-      opts=(--min-count 3 --conv 96) ;;
+      opts=(--min-count 3 --conv 96)
+      evals=("asdc_dev --dev $C/ja/asdc_dev.tsv" "jaquad_dev --dev $C/ja/jaquad_wiki_paragraphs_dev.tsv $C/ja/jaquad_questions_dev.txt"
+             "ud_gsd_dev --dev $C/ja/ud_gsd_dev.txt") ;;
   gu) corpus=("$C/gu/gu_wiki_train.tsv@1" "$C/gu/gu_wiki_village_stubs.tsv@0.05")
-      data=(--dev-holdout 50); opts=(--min-count 3 --conv 96) ;;
+      data=(--dev-holdout 50); opts=(--min-count 3 --conv 96)
+      evals=("gu_wiki_holdout50 --dev $C/gu/gu_wiki_train.tsv --holdout 50") ;;
   *) echo "no recipe for $lang" >&2; exit 2 ;;
 esac
-resume=(); [ -f "$state/state.json" ] && resume=(--resume-from "$state")
-python -m charrestore.training.train_char --lang "$lang" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
-  --out "$run" --max-minutes "$minutes" --save-state "$state" "${resume[@]}"
+if [ "$minutes" != 0 ]; then
+  resume=(); [ -f "$state/state.json" ] && resume=(--resume-from "$state")
+  charrestore train char --lang "$lang" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
+    --out "$run" --max-minutes "$minutes" --save-state "$state" "${resume[@]}"
+fi
+charrestore export char --run "$run" --lang "$lang" --out "models/$lang"
+first=(${evals[0]}); python scripts/tune_char.py --lang "$lang" "${first[@]:1}"
+for e in "${evals[@]}"; do
+  set -- $e; name=$1; shift
+  python scripts/eval_char.py --lang "$lang" --set "$name" "$@" --card
+done
