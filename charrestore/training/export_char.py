@@ -57,6 +57,9 @@ def versions() -> dict:
 
 def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap: int, cut: int,
            check_windows: int = 500, quantize: bool = True) -> Path:
+    for need in ("state.json", "last.keras", "data/meta.json"):
+        if not (run / need).is_file():
+            raise FileNotFoundError(f"{run} holds no trained char model ({need} is missing); run 'charrestore train char' first")
     import keras
     import tensorflow as tf
     import tf2onnx

@@ -128,18 +128,21 @@ def dev_windows(ids, cls, window, limit):
 
 
 def train(args) -> Path:
-    import keras
-    import tensorflow as tf
-
-    from .char_model import build_char_model
-
     pack = load_pack(args.lang)
+    corpora = [parse_corpus_arg(c) for c in args.corpus]
+    for path in [p for p, _ in corpora] + list(args.dev):
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"no corpus file {path}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.resume_from:
         resume_from(Path(args.resume_from), out)
-    corpora = [parse_corpus_arg(c) for c in args.corpus]
     meta = prepare_data(pack, corpora, args.dev, args.dev_holdout, args.min_count, out)
+
+    import keras  # only now: a bad argument above fails fast, without TensorFlow's start-up
+    import tensorflow as tf
+
+    from .char_model import build_char_model
     data_dir = out / "data"
     streams = [(np.load(data_dir / f"{s['file']}_ids.npy"), np.load(data_dir / f"{s['file']}_cls.npy"))
                for s in meta["sources"]]
