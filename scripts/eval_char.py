@@ -38,6 +38,30 @@ def score(lang: str, ref: Path, hyp: Path, spaces: str) -> dict:
     return json.loads(res.stdout)
 
 
+# Published scores for comparison: Dyer et al., Table 3 (en, TED) and section 5.3 (ja, gu). F1; WER in %.
+PAPER = {
+    "en": ("BiLSTMCharE2E, paper Table 3 (TED)", {"SPACE": 0.98, "CAPS": 0.65, ".": 0.56, ",": 0.43, "ALL": 0.90, "WER": 20.48}),
+    "ja": ("BiLSTMCharE2E, paper 5.3 (JapaneseQA)", {"。": 0.54, "、": 0.31, "？": 0.52}),
+    "gu": ("BiLSTMCharE2E, paper 5.3 (GujaratiNews)", {"SPACE": 0.97, ".": 0.83, ",": 0.50, "WER": 13.85}),
+}
+
+
+def report(lang: str, name: str, pack, results: dict, command: str) -> str:
+    """A markdown table of our scores per spaces mode, beside the paper's row."""
+    cols = [*pack.features, "ALL", "WER"]
+    lines = [f"### {lang} {name}", "", f"`{command}`", "",
+             "| system | " + " | ".join(cols) + " | chars/s |", "|---" * (len(cols) + 2) + "|"]
+    if lang in PAPER:
+        label, row = PAPER[lang]
+        lines.append(f"| {label} | " + " | ".join(f"{row[c]:.2f}" if c in row else "" for c in cols) + " | |")
+    for mode, r in results.items():
+        cells = [f"{r['features'][c]['f1']:.3f}" for c in pack.features]
+        cells += [f"{r['ALL']['f1']:.3f}", f"{100 * r['wer']:.2f}"]
+        lines.append(f"| charrestore char, `--spaces {mode}` | " + " | ".join(cells) + f" | {r['chars_per_s']:,} |")
+    signatures = sorted({r["signature"] for r in results.values()})
+    return "\n".join(lines + ["", *(f"signature: `{s}`" for s in signatures), ""])
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--lang", required=True)
@@ -67,13 +91,19 @@ def main():
         hyps = [restorer(x) for x in inputs]
         seconds = time.perf_counter() - t
         (out / f"hyp_{mode}.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
-        results[mode] = score(args.lang, out / "ref.txt", out / f"hyp_{mode}.txt", mode)
+        scores = score(args.lang, out / "ref.txt", out / f"hyp_{mode}.txt", mode)
+        results[mode] = {k: v for k, v in scores.items() if k != "confusion"}
         results[mode]["documents"] = len(refs)
         results[mode]["chars_per_s"] = round(sum(map(len, inputs)) / seconds)
         print(f"{args.set} spaces={mode}: {json.dumps(results[mode])}", flush=True)
+    command = "python " + " ".join(sys.argv)
+    reports = Path(__file__).resolve().parent.parent / "reports"
+    reports.mkdir(exist_ok=True)
+    (reports / f"eval_char_{args.lang}_{args.set}.md").write_text(report(args.lang, args.set, pack, results, command),
+                                                                  encoding="utf-8")
     if args.card:
         card, _ = load_card(args.lang, args.name)
-        card.setdefault("dev_metrics", {})[args.set] = {**results, "command": "python " + " ".join(sys.argv)}
+        card.setdefault("dev_metrics", {})[args.set] = {**results, "command": command}
         write_card(models_dir() / args.lang / f"{args.name}.json", card)
 
 
