@@ -18,6 +18,8 @@ _EXPORTS = {
     "Restorer": "restorer",
     "RestorerConfig": "restorer",
     "restore": "restorer",
+    "Segmenter": "segmenter",
+    "segment": "segmenter",
 }
 
 __all__ = sorted(_EXPORTS)

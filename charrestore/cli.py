@@ -97,6 +97,38 @@ def run_fix(args) -> int:
     return 0
 
 
+# --- segment -----------------------------------------------------------------------------
+
+def add_segment(sub) -> None:
+    p = sub.add_parser(
+        "segment", help="insert spaces between words (Naive Bayes segmenter)",
+        description="Insert spaces between words with the Naive Bayes segmenter; no other character is changed "
+                    "and the case of the input is kept. With no TEXT, read stdin: one document per line, exactly "
+                    "one output line per input line, flushed per line.",
+        epilog='examples:\n  charrestore segment "FollowFriday"\n  cat hashtags.txt | charrestore segment --lang en',
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("text", nargs="*", metavar="TEXT", help="text to segment (joined by spaces); default: stdin")
+    p.add_argument("--lang", default="en", help="language pack (default: en; see 'charrestore packs')")
+    p.add_argument("--L", type=int, metavar="N", help="longest word considered, in characters (default: the model's)")
+    p.add_argument("--smoothing", type=float, metavar="X", help="λ of the unknown-word penalty, > 1 (default: the model's)")
+    p.set_defaults(run=run_segment)
+
+
+def run_segment(args) -> int:
+    from .packs import load_pack
+    from .segmenter import Segmenter
+
+    load_pack(args.lang)  # an unknown language is a pack error, not a missing model
+    segmenter = Segmenter.load(args.lang)
+    params = {k: v for k, v in (("L", args.L), ("smoothing", args.smoothing)) if v is not None}
+    if params:
+        segmenter = segmenter.configured(**params)
+    for _, text in _lines(args):
+        cr = text.endswith("\r")
+        _emit(segmenter.segment(text[:-1] if cr else text) + ("\r" if cr else ""))
+    return 0
+
+
 # --- eval --------------------------------------------------------------------------------
 
 def add_eval(sub) -> None:
@@ -239,7 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version="charrestore 0.1.0")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in (add_fix, add_eval, add_train, add_export, add_packs):
+    for add in (add_fix, add_segment, add_eval, add_train, add_export, add_packs):
         add(sub)
     return parser
 

@@ -1,0 +1,179 @@
+"""Build the Naive Bayes segmenter's counts: unigrams and bigrams of corpus words, read with the pack's rules.
+
+Words are what the runtime sees: the pack's mapping applied, marks dropped, lower case (codec.parse), split
+at spaces. A text or sentence starts with the context <s>. The counts go to <out>/nb.tsv.gz (word<TAB>count,
+a bigram key holds one space) with the card <out>/nb.json (sha256, sources, licenses, parameters, command).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shlex
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from ..cards import write_card
+from ..codec import parse
+from ..packs import load_pack
+from ..segmenter import START
+from .corpus import read_documents
+
+GOOGLE_TOTAL = 1024908267229  # the token count behind wordsegment's unigrams (its Segmenter.TOTAL)
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--lang", required=True, help="language pack")
+    parser.add_argument("--corpus", nargs="+", required=True, metavar="PATH",
+                        help="corpus files (.tsv: id<TAB>...<TAB>text; .txt: one document per line)")
+    parser.add_argument("--license", nargs="*", default=[], metavar="FILE=LICENSE",
+                        help="license of each corpus file, recorded in the card (e.g. ted_train.tsv='CC BY-NC-ND 4.0')")
+    parser.add_argument("--holdout", type=int, default=0, metavar="N",
+                        help="skip documents whose numeric id is a multiple of N (a dev set kept aside)")
+    parser.add_argument("--out", required=True, help="output folder, e.g. models/en")
+    parser.add_argument("--min-count", type=int, default=1, help="drop words seen fewer times (default: 1)")
+    parser.add_argument("--min-bigram-count", type=int, default=2, help="drop word pairs seen fewer times (default: 2)")
+    parser.add_argument("--merge-wordsegment", type=float, default=0.0, metavar="WEIGHT",
+                        help="mix in the Google web counts of the wordsegment package (Apache-2.0) with this "
+                             "probability weight, 0..1 (default: 0, none); needed at build time only")
+    parser.add_argument("--L", type=int, default=20, help="max word length recorded as the default (default: 20)")
+    parser.add_argument("--smoothing", type=float, default=10.0, help="λ recorded as the default (default: 10)")
+    parser.add_argument("--camel", default="hard", help="case-change evidence: hard or a log10 bonus (default: hard)")
+    parser.add_argument("--digits", default="hard", help="letter/digit evidence: hard or a log10 bonus (default: hard)")
+    parser.add_argument("--tuning", metavar="JSON", help="tuning report (scripts/tune_nb.py --json) to put in the card")
+    parser.add_argument("--note", action="append", default=[], help="free text for the card (repeatable)")
+
+
+def corpus_words(doc: str, pack) -> list[str]:
+    """The words of one formatted document, as the runtime sees them, with <s> at sentence starts."""
+    base, classes = parse(doc, pack)
+    if not base:
+        return []
+    space = pack.bit("SPACE")
+    ends_sentence = sum(pack.bit(m) for m in pack.sentence_marks)
+    if not space:
+        return ["".join(base)]
+    cuts = np.flatnonzero(classes & space) + 1
+    words = [START]
+    last = 0
+    for k in list(cuts) + [len(base)]:
+        if k > last:
+            words.append("".join(base[last:k]))
+            if classes[k - 1] & ends_sentence:
+                words.append(START)
+        last = k
+    return words
+
+
+def count(docs, pack) -> tuple[Counter, Counter]:
+    unigrams: Counter = Counter()
+    bigrams: Counter = Counter()
+    for doc in docs:
+        words = corpus_words(doc, pack)
+        unigrams.update(w for w in words if w != START)
+        bigrams.update(f"{a} {b}" for a, b in zip(words, words[1:]) if b != START)
+    return unigrams, bigrams
+
+
+def add_joiner_free(unigrams: Counter, bigrams: Counter) -> int:
+    """Also count "don't" as "dont" (hashtags drop apostrophes), unless "dont" is a word of its own
+    ("we'll" must not inflate "well"). Returns how many words gained such a form."""
+    alias = {}
+    for w in unigrams:
+        if "'" in w or "’" in w:
+            bare = w.replace("'", "").replace("’", "")
+            if bare and bare not in unigrams:
+                alias[w] = bare
+    for w, bare in alias.items():
+        unigrams[bare] += unigrams[w]
+    for pair, c in list(bigrams.items()):
+        a, _, b = pair.partition(" ")
+        if a in alias or b in alias:
+            bigrams[f"{alias.get(a, a)} {alias.get(b, b)}"] += c
+    return len(set(alias.values()))
+
+
+def read_wordsegment() -> tuple[dict[str, int], dict[str, int], str]:
+    import wordsegment  # build time only
+
+    folder = Path(wordsegment.__file__).parent
+
+    def tsv(name):
+        with open(folder / name, encoding="utf-8") as fh:
+            return {k: int(v) for k, v in (line.rstrip("\n").split("\t") for line in fh)}
+
+    version = getattr(wordsegment, "__version__", "?")
+    return tsv("unigrams.txt"), tsv("bigrams.txt"), version
+
+
+def merge(ours: Counter, theirs: dict[str, int], our_total: int, weight: float) -> dict[str, int]:
+    """Counts on Google's scale whose probabilities mix ours (1 - weight) with theirs (weight)."""
+    scale = (1.0 - weight) * GOOGLE_TOTAL / our_total
+    merged = {w: c * scale for w, c in ours.items()}
+    for w, c in theirs.items():
+        merged[w] = merged.get(w, 0.0) + weight * c
+    return {w: max(1, round(c)) for w, c in merged.items()}
+
+
+def run(args) -> None:
+    pack = load_pack(args.lang)
+    holdout = (lambda doc_id: doc_id.isdigit() and int(doc_id) % args.holdout == 0) if args.holdout else None
+    unigrams: Counter = Counter()
+    bigrams: Counter = Counter()
+    sources = []
+    licenses = dict(item.split("=", 1) for item in args.license)
+    for path in args.corpus:
+        docs = read_documents(path, pack, holdout)
+        u, b = count(docs, pack)
+        unigrams.update(u)
+        bigrams.update(b)
+        sources.append({"file": Path(path).name, "documents": len(docs), "words": sum(u.values()),
+                        "license": licenses.get(Path(path).name, "see ../shared/corpora/README.md")})
+        print(f"{path}: {len(docs)} documents, {sum(u.values())} words", file=sys.stderr)
+    total = sum(unigrams.values())
+    if not total:
+        raise ValueError("the corpus holds no words")
+    n_alias = add_joiner_free(unigrams, bigrams) if pack.has_space else 0
+    kept_u = {w: c for w, c in unigrams.items() if c >= args.min_count}
+    kept_b = {p: c for p, c in bigrams.items() if c >= args.min_bigram_count
+              and all(w in kept_u or w == START for w in p.split(" "))}
+    kept_u[START] = sum(c for p, c in bigrams.items() if p.startswith(START + " "))
+    card_total = total
+    if args.merge_wordsegment:
+        g_uni, g_bi, version = read_wordsegment()
+        kept_u = merge(Counter(kept_u), g_uni, total, args.merge_wordsegment)
+        g_bi = {p: c for p, c in g_bi.items() if not p.startswith(START + " ")}  # its <s> has no unigram
+        kept_b = merge(Counter(kept_b), g_bi, total, args.merge_wordsegment)
+        card_total = GOOGLE_TOTAL
+        sources.append({"file": f"wordsegment {version}: unigrams.txt, bigrams.txt",
+                        "what": "Google Web Trillion Word Corpus counts (Norvig 2009) as shipped by wordsegment",
+                        "license": "Apache-2.0", "weight": args.merge_wordsegment,
+                        "words": len(g_uni), "bigrams": len(g_bi)})
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    counts_path = out / "nb.tsv.gz"
+    with open(counts_path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
+        body = "".join(f"{w}\t{c}\n" for w, c in sorted(kept_u.items(), key=lambda kv: (-kv[1], kv[0])))
+        body += "".join(f"{p}\t{c}\n" for p, c in sorted(kept_b.items(), key=lambda kv: (-kv[1], kv[0])))
+        gz.write(body.encode("utf-8"))
+    tuning = json.loads(Path(args.tuning).read_text(encoding="utf-8")) if args.tuning else None
+    card = {
+        "name": "nb", "kind": "nb", "lang": pack.code, "file": counts_path.name,
+        "format": "gzip TSV: word<TAB>count; a key with one space is a bigram; <s> is the start context",
+        "total": card_total,
+        "params": {"L": args.L, "smoothing": args.smoothing, "camel": args.camel, "digits": args.digits},
+        "counts": {"corpus_words": total, "unigrams": len(kept_u), "bigrams": len(kept_b),
+                   "min_count": args.min_count, "min_bigram_count": args.min_bigram_count,
+                   "joiner_free_forms": n_alias},
+        "sources": sources, "holdout": f"documents whose id % {args.holdout} == 0" if args.holdout else None,
+        "tuning": tuning, "notes": args.note,
+        "command": "charrestore train nb " + " ".join(shlex.quote(a) for a in sys.argv[3:])
+        if sys.argv[1:3] == ["train", "nb"] else " ".join(shlex.quote(a) for a in sys.argv),
+    }
+    write_card(out / "nb.json", card)
+    size = counts_path.stat().st_size
+    print(f"wrote {counts_path} ({size / 1e6:.1f} MB, {len(kept_u)} words, {len(kept_b)} pairs) and its card",
+          file=sys.stderr)
