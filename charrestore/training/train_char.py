@@ -157,6 +157,8 @@ def train(args) -> Path:
         model = keras.saving.load_model(last_path)
         hyper = state["hyper"]
         print(f"resuming at epoch {state['epoch']} (cumulative CPU {state['cpu_seconds'] / 3600:.2f} h)", flush=True)
+        if args.set_lr:
+            model.optimizer.learning_rate.assign(args.set_lr)
     else:
         state = {"epoch": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0, "history": [], "hyper": hyper,
                  "rng": None, "commands": []}
@@ -228,6 +230,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--max-minutes", type=float, default=120, help="stop after the epoch that passes this")
     p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--set-lr", type=float, help="when resuming, continue at this learning rate (a manual decay stage)")
     p.add_argument("--emb", type=int, default=64)
     p.add_argument("--conv", type=int, default=96)
     p.add_argument("--kernel", type=int, default=5)
