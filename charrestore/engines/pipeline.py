@@ -1,0 +1,58 @@
+"""The pipeline engine: spaces from the NB segmenter (or from the input), then punctuation and case per word.
+
+normalize -> words (given spaces, or NB segmentation of unspaced input) -> token model -> render.
+Only marks, spaces and case change: the words' graphemes are rendered as they are, so characters the
+tokenizer does not know pass through untouched.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..cards import ModelError, load_card
+from ..codec import parse, render
+from ..metrics import words
+from ..packs import SPACE, LanguagePack
+from .token import TokenModel
+
+
+class PipelineEngine:
+    def __init__(self, pack: LanguagePack, model: TokenModel, root: Path | None):
+        self.pack, self.model, self.root = pack, model, root
+        self.card = model.card
+        self.space_bit = pack.bit(SPACE)
+        self._segmenter = None
+
+    @classmethod
+    def load(cls, pack: LanguagePack, root: Path | None = None, threads: int = 1, batch_size: int = 32):
+        name = pack.models.get("token")
+        if not name:
+            raise ModelError(f"pack {pack.code!r} has no token model, which the pipeline engine needs "
+                             "(use --engine char)")
+        card, path = load_card(pack.code, name, root)
+        return cls(pack, TokenModel(pack, card, path, threads, batch_size), root)
+
+    def segmenter(self):
+        """The NB segmenter, loaded on the first unspaced input (spaced input never needs it)."""
+        if self._segmenter is None:
+            from ..segmenter import Segmenter
+
+            self._segmenter = Segmenter.load(self.pack.code, self.root)
+        return self._segmenter
+
+    def restore(self, text: str, spaces: str = "auto") -> str:
+        base, given = parse(text, self.pack, apply_map=False)
+        if not base:
+            return ""
+        keep = spaces == "keep" or (spaces == "auto" and bool((given & self.space_bit).any()))
+        if not keep:
+            base, given = parse(self.segmenter().segment("".join(base)), self.pack, apply_map=False)
+        given &= self.space_bit
+        spans = words(base, given, self.pack)
+        forms = ["".join(base[s:e]) for s, e in spans]
+        punct, case = self.model.labels(forms)
+        classes = given | self.model.word_classes(base, spans, punct, case)
+        classes[-1] &= ~self.space_bit
+        return render(base, classes.astype(np.int32), self.pack)

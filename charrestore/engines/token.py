@@ -1,0 +1,112 @@
+"""The token model at run time: per word, the mark after it (O/COMMA/PERIOD/QUESTION) and its casing (O/UPP/CAP/MIX).
+
+words -> SentencePiece subwords -> overlapped word windows (merged by the min_words_cut rule of
+``chunking``) -> one ONNX Runtime call per batch of windows -> labels -> consistency -> grapheme classes.
+Only numpy, onnxruntime and sentencepiece: no TensorFlow.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from .. import runtime
+from ..cards import ModelError, sha256_of
+from ..chunking import plan
+from ..codec import _upper, case_split, graphemes
+from ..metrics import MARK_LABELS
+from ..packs import CAPS, LanguagePack
+from .token_input import load_tokenizer, pack_windows, word_pieces
+
+
+class TokenModel:
+    """Labels words with one token model; thread count and batch size never change the output.
+
+    ``stats`` counts, over every call, the words whose raw casing the consistency rule overrode
+    (``lower_after_end``: a word after PERIOD/QUESTION predicted O) beside the sentence starts it saw.
+    """
+
+    def __init__(self, pack: LanguagePack, card: dict, onnx_path: Path, threads: int = 1, batch_size: int = 32):
+        self.pack, self.card = pack, card
+        tok_path = Path(onnx_path).parent / card["tokenizer"]["file"]
+        if not tok_path.is_file():
+            raise ModelError(f"{tok_path}: tokenizer of {Path(onnx_path).name} missing")
+        if sha256_of(tok_path) != card["tokenizer"]["sha256"]:
+            raise ModelError(f"{tok_path}: sha256 does not match its card (corrupt or replaced)")
+        self.sp = load_tokenizer(tok_path)
+        self.session = runtime.session(Path(onnx_path), threads)
+        self.window, self.overlap, self.cut = card["window"], card["overlap"], card["cut"]
+        self.batch_size = batch_size
+        self.lexicon: dict[str, str] = card.get("lexicon", {})
+        self.punct_labels, self.case_labels = card["punct_labels"], card["case_labels"]
+        by_label = {MARK_LABELS.get(m, m): m for m in pack.marks}
+        self.marks = [by_label.get(lab) for lab in self.punct_labels]  # None for O
+        self.sentence_ends = np.array([m in pack.sentence_marks for m in self.marks])
+        self.bias_punct = np.array([card.get("bias", {}).get(lab, 0.0) for lab in self.punct_labels], np.float32)
+        self.O, self.CAP = self.case_labels.index("O"), self.case_labels.index("CAP")
+        self.stats: Counter = Counter()
+
+    def logits(self, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Merged punctuation and casing logits [words, labels] of a word sequence."""
+        flat, offsets = word_pieces(self.sp, forms)
+        punct = np.empty((len(forms), len(self.punct_labels)), np.float32)
+        case = np.empty((len(forms), len(self.case_labels)), np.float32)
+        windows = plan(len(forms), self.window, self.overlap, self.cut)
+        for b in range(0, len(windows), self.batch_size):
+            batch = windows[b:b + self.batch_size]
+            ids, starts = pack_windows(flat, offsets, [(w.start, w.end) for w in batch])
+            p, c = self.session.run(None, {"ids": ids, "starts": starts})
+            for w, pw, cw in zip(batch, p, c):
+                keep = slice(w.keep_start - w.start, w.keep_end - w.start)
+                punct[w.keep_start:w.keep_end] = pw[keep]
+                case[w.keep_start:w.keep_end] = cw[keep]
+        return punct, case
+
+    def labels(self, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Punctuation and casing label ids per word, with the consistency rule applied: the first word
+        and every word after a sentence end start with a capital."""
+        if not forms:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        p, c = self.logits(forms)
+        punct, case = (p + self.bias_punct).argmax(-1), c.argmax(-1)
+        starts = np.concatenate([[True], self.sentence_ends[punct[:-1]]])
+        lower = starts & (case == self.O)
+        self.stats["words"] += len(forms)
+        self.stats["sentence_starts"] += int(starts.sum())
+        self.stats["lower_after_end"] += int(lower[1:].sum())
+        self.stats["cap_not_after_end"] += int(((case == self.CAP) & ~starts).sum())
+        case[lower] = self.CAP
+        return punct, case
+
+    def word_classes(self, base: list[str], spans, punct: np.ndarray, case: np.ndarray) -> np.ndarray:
+        """CAPS and mark bits of the graphemes of ``spans`` from the word labels (spaces are not touched)."""
+        caps = self.pack.bit(CAPS)
+        mark_bits = [self.pack.bit(m) if m else 0 for m in self.marks]
+        out = np.zeros(len(base), np.int32)
+        for (s, e), p, c in zip(spans, punct, case):
+            out[e - 1] |= mark_bits[p]
+            kind = self.case_labels[c]
+            if kind == "O" or not caps:
+                continue
+            cased = [i for i in range(s, e) if _upper(base[i]) is not None]
+            if kind == "MIX":
+                upper = self._mixed(base[s:e])
+                if upper is not None:
+                    out[s:e] |= np.where(upper, caps, 0).astype(np.int32)
+                    continue
+                kind = "CAP"
+            for i in cased[:1] if kind == "CAP" else cased:
+                out[i] |= caps
+        return out
+
+    def _mixed(self, word: list[str]) -> list[bool] | None:
+        """Which graphemes of a MIX word are upper case, from the lexicon (None: unknown word)."""
+        surface = self.lexicon.get("".join(word))
+        if surface is None:
+            return None
+        split = [case_split(g) for g in graphemes(surface)]
+        if [b for b, _ in split] != word:
+            return None
+        return [up for _, up in split]

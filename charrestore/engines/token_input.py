@@ -1,0 +1,43 @@
+"""The token model's input: words -> SentencePiece subwords, packed into windows with first-subword positions.
+
+Shared by training and the runtime so that both encode exactly alike. Subword id 0 is padding; only the
+first subword of a word carries its labels, and a word keeps at most ``MAX_PIECES`` subwords (the rest
+of a very long "word", such as a URL or a digit string, adds cost but no information).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+PAD = 0
+MAX_PIECES = 6
+
+
+def load_tokenizer(path):
+    import sentencepiece as spm
+
+    return spm.SentencePieceProcessor(model_file=str(path))
+
+
+def word_pieces(sp, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Subword ids of words (one C++ call) as a flat array and word offsets into it (len(forms) + 1).
+    A word with no subword at all (SentencePiece drops some characters) gets the UNK id."""
+    pieces = sp.encode(forms) if forms else []
+    unk = sp.unk_id()
+    lists = [p[:MAX_PIECES] if p else [unk] for p in pieces]
+    offsets = np.zeros(len(lists) + 1, np.int64)
+    np.cumsum([len(p) for p in lists], out=offsets[1:])
+    flat = np.fromiter((i for p in lists for i in p), dtype=np.int32, count=int(offsets[-1]))
+    return flat, offsets
+
+
+def pack_windows(flat: np.ndarray, offsets: np.ndarray, spans) -> tuple[np.ndarray, np.ndarray]:
+    """ids [B, T] (padded with PAD) and starts [B, W] for word spans ``(first, end)`` of equal length W."""
+    spans = list(spans)
+    lengths = [int(offsets[e] - offsets[s]) for s, e in spans]
+    ids = np.zeros((len(spans), max(lengths)), np.int32)
+    starts = np.empty((len(spans), spans[0][1] - spans[0][0]), np.int32)
+    for k, (s, e) in enumerate(spans):
+        ids[k, :lengths[k]] = flat[offsets[s]:offsets[e]]
+        starts[k] = offsets[s:e] - offsets[s]
+    return ids, starts

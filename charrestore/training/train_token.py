@@ -1,0 +1,305 @@
+"""Train the token-level CNN-BiLSTM (punctuation + casing per word) in resumable stages.
+
+Data: each corpus is read with the pack's rules and cut into words with the labels that the token-level
+metrics use (``charrestore.metrics``), so training and evaluation agree on every word. A SentencePiece BPE
+model is trained on the lowercased, mark-free words; a lexicon of mixed-case forms (iPhone, McDonald)
+is counted from the raw text. Both live beside ``meta.json`` and travel with the compact state.
+
+Every epoch saves ``last.keras`` (weights + optimizer) and ``state.json`` (epoch, RNG state, cumulative
+CPU and wall time, history), like the char trainer, so a later session continues where this one stopped.
+TensorFlow is held to ``--threads`` threads (default 1) so that it can run beside another training.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from ..codec import parse
+from ..engines.token_input import load_tokenizer, pack_windows, word_pieces
+from ..metrics import CASING_LABELS, PUNCT_ORDER, _labelled_words, casing_class, punct_label
+from ..packs import CAPS, LanguagePack, load_pack
+from .corpus import read_documents
+from .train_char import parse_corpus_arg, resume_from, save_compact_state
+
+TOKENIZER = "tokenizer.model"
+SP_LINE_WORDS = 100
+
+
+def label_documents(docs: list[str], pack: LanguagePack) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Word forms (lowercase, mark-free), punctuation ids (PUNCT_ORDER) and casing ids (CASING_LABELS)."""
+    punct_of_class = np.array([PUNCT_ORDER.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
+    forms, punct, case = [], [], []
+    for doc in docs:
+        f, p, c = _labelled_words(doc, pack, True, punct_of_class)
+        if f:
+            forms.extend(f)
+            punct.append(p)
+            case.append(c)
+    cat = (lambda a: np.concatenate(a).astype(np.int8)) if punct else (lambda a: np.zeros(0, np.int8))
+    return forms, cat(punct), cat(case)
+
+
+def mixed_case_counts(docs: list[str], pack: LanguagePack) -> Counter:
+    """(lowercase form, surface) counts of the MIX words of raw text: iPhone, McDonald's, PhD."""
+    caps = pack.bit(CAPS)
+    counts: Counter = Counter()
+    for doc in docs:
+        for token in doc.split():
+            if token[1:] == token[1:].lower() or token == token.upper():
+                continue  # cannot be MIX: cheap filter before parsing
+            base, classes = parse(token, pack)
+            if base and casing_class(base, classes, pack) == "MIX":
+                surface = "".join(g.upper() if c & caps else g for g, c in zip(base, classes))
+                counts["".join(base), surface] += 1
+    return counts
+
+
+def build_lexicon(counts: Counter, min_count: int) -> dict[str, str]:
+    """The most frequent mixed-case surface of each form seen at least ``min_count`` times."""
+    best: dict[str, tuple[int, str]] = {}
+    for (form, surface), n in counts.items():
+        if n >= min_count and n > best.get(form, (0, ""))[0]:
+            best[form] = (n, surface)
+    return {form: surface for form, (_, surface) in sorted(best.items())}
+
+
+def train_tokenizer(forms_by_source: list[list[str]], vocab_size: int, path: Path, max_lines: int = 400_000) -> None:
+    """SentencePiece BPE on lowercased, mark-free lines of words (lines short enough for SP's length limit)."""
+    import sentencepiece as spm
+
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", delete=False) as fh:
+        for forms in forms_by_source:
+            for i in range(0, len(forms), SP_LINE_WORDS):
+                fh.write(" ".join(forms[i:i + SP_LINE_WORDS]) + "\n")
+    try:
+        spm.SentencePieceTrainer.train(
+            input=fh.name, model_prefix=str(path.with_suffix("")), model_type="bpe", vocab_size=vocab_size,
+            character_coverage=0.9995, pad_id=0, unk_id=1, bos_id=-1, eos_id=-1, input_sentence_size=max_lines,
+            shuffle_input_sentence=True, num_threads=1, minloglevel=2)
+    finally:
+        os.unlink(fh.name)
+
+
+def prepare_data(pack, corpora, dev, vocab_size, lexicon_min, out: Path) -> dict:
+    """Encode corpora once into ``out/data``. An existing tokenizer (a resumed run) is reused as it is."""
+    data_dir = out / "data"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    meta_path, sp_path = data_dir / "meta.json", data_dir / TOKENIZER
+    meta = json.loads(meta_path.read_text()) if meta_path.is_file() else None
+    if meta and all((data_dir / f"{s['file']}_tok.npy").is_file() for s in meta["sources"]) \
+            and (data_dir / "dev_tok.npy").is_file():
+        return meta
+    sources, labelled, mixed = [], [], Counter()
+    for i, (path, weight) in enumerate(corpora):
+        docs = read_documents(path, pack)
+        labelled.append(label_documents(docs, pack))
+        mixed.update(mixed_case_counts(docs, pack))
+        sources.append({"path": str(path), "weight": weight, "docs": len(docs), "words": len(labelled[-1][0]),
+                        "file": f"src{i}"})
+        print(f"read {path}: {len(docs)} docs, {len(labelled[-1][0])} words", flush=True)
+    if not sp_path.is_file():
+        t = time.time()
+        train_tokenizer([forms for forms, _, _ in labelled], vocab_size, sp_path)
+        print(f"trained SentencePiece BPE ({vocab_size}) in {time.time() - t:.0f} s", flush=True)
+    sp = load_tokenizer(sp_path)
+    dev_docs = [d for p in dev for d in read_documents(p, pack)]
+    for name, (forms, punct, case) in [(s["file"], lab) for s, lab in zip(sources, labelled)] + \
+            [("dev", label_documents(dev_docs, pack))]:
+        flat, offsets = word_pieces(sp, forms)
+        np.save(data_dir / f"{name}_tok.npy", flat)
+        np.save(data_dir / f"{name}_off.npy", offsets)
+        np.save(data_dir / f"{name}_punct.npy", punct)
+        np.save(data_dir / f"{name}_case.npy", case)
+        print(f"{name}: {len(forms)} words, {len(flat) / max(len(forms), 1):.2f} subwords/word, "
+              f"UNK rate {np.mean(flat == sp.unk_id()):.4%}", flush=True)
+    lexicon = meta["lexicon"] if meta else build_lexicon(mixed, lexicon_min)
+    meta = {"sources": sources, "dev": [str(p) for p in dev], "dev_words": len(np.load(data_dir / "dev_case.npy")),
+            "vocab_size": sp.get_piece_size(), "tokenizer": TOKENIZER, "lexicon": lexicon,
+            "punct_labels": list(PUNCT_ORDER), "case_labels": list(CASING_LABELS)}
+    meta_path.write_text(json.dumps(meta, ensure_ascii=False))
+    print(f"mixed-case lexicon: {len(lexicon)} forms", flush=True)
+    return meta
+
+
+def load_stream(data_dir: Path, name: str):
+    return tuple(np.load(data_dir / f"{name}_{part}.npy") for part in ("tok", "off", "punct", "case"))
+
+
+class WordWindowSampler:
+    """Batches of ``window`` consecutive words at random offsets of weighted sources."""
+
+    def __init__(self, streams, weights, window, rng):
+        self.streams, self.window, self.rng = streams, window, rng
+        w = np.asarray(weights, dtype=float)
+        self.p = w / w.sum()
+
+    def batch(self, size):
+        W = self.window
+        src = self.rng.choice(len(self.streams), size=size, p=self.p)
+        ids, starts, punct, case = [], [], np.empty((size, W), np.int32), np.empty((size, W), np.int32)
+        for k, s in enumerate(src):
+            flat, offsets, p, c = self.streams[s]
+            o = int(self.rng.integers(0, len(p) - W))
+            i, st = pack_windows(flat, offsets, [(o, o + W)])
+            ids.append(i[0])
+            starts.append(st[0])
+            punct[k], case[k] = p[o:o + W], c[o:o + W]
+        x = np.zeros((size, max(map(len, ids))), np.int32)
+        for k, i in enumerate(ids):
+            x[k, :len(i)] = i
+        return (x, np.stack(starts)), (punct, case)
+
+
+def dev_windows(stream, window: int, limit: int):
+    """Consecutive, non-overlapping dev windows (all padded to one length)."""
+    flat, offsets, punct, case = stream
+    n = min(len(punct) // window, limit)
+    spans = [(k * window, (k + 1) * window) for k in range(n)]
+    ids, starts = pack_windows(flat, offsets, spans)
+    return (ids, starts), (punct[: n * window].reshape(n, window).astype(np.int32),
+                           case[: n * window].reshape(n, window).astype(np.int32))
+
+
+def set_threads(threads: int) -> None:
+    """Bound TensorFlow's thread pools; must run before TF builds anything."""
+    import tensorflow as tf
+
+    tf.config.threading.set_intra_op_parallelism_threads(threads)
+    tf.config.threading.set_inter_op_parallelism_threads(threads)
+
+
+def train(args) -> Path:
+    set_threads(args.threads)
+    import keras
+    import tensorflow as tf
+
+    from .token_model import build_token_model
+
+    pack = load_pack(args.lang)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if args.resume_from:
+        resume_from(Path(args.resume_from), out)
+        shutil.copyfile(Path(args.resume_from) / TOKENIZER, out / "data" / TOKENIZER)
+    corpora = [parse_corpus_arg(c) for c in args.corpus]
+    meta = prepare_data(pack, corpora, args.dev, args.vocab, args.lexicon_min, out)
+    data_dir = out / "data"
+    streams = [load_stream(data_dir, s["file"]) for s in meta["sources"]]
+    dev_x, dev_y = dev_windows(load_stream(data_dir, "dev"), args.window, args.dev_windows)
+
+    state_path, last_path = out / "state.json", out / "last.keras"
+    hyper = {k: getattr(args, k) for k in ("emb", "lstm", "conv_layers", "kernel", "dropout", "window", "batch",
+                                           "lr", "weight_decay", "alpha", "steps", "vocab")}
+    if state_path.is_file() and last_path.is_file():
+        state = json.loads(state_path.read_text())
+        model = keras.saving.load_model(last_path)
+        hyper = state["hyper"]
+        print(f"resuming at epoch {state['epoch']} (cumulative CPU {state['cpu_seconds'] / 3600:.2f} h)", flush=True)
+    else:
+        state = {"epoch": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0, "history": [], "hyper": hyper,
+                 "rng": None, "commands": []}
+        model = build_token_model(meta["vocab_size"], emb=hyper["emb"], lstm=hyper["lstm"],
+                                  conv_layers=hyper["conv_layers"], kernel=hyper["kernel"], dropout=hyper["dropout"])
+        sce = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+        model.compile(optimizer=keras.optimizers.Adam(hyper["lr"], weight_decay=hyper["weight_decay"], clipnorm=1.0),
+                      loss=[sce, sce], loss_weights=[hyper["alpha"], 1.0],
+                      metrics=[["sparse_categorical_accuracy"], ["sparse_categorical_accuracy"]])
+    state["commands"].append(" ".join(sys.argv))
+    model.summary(print_fn=lambda s, **_: print(s, flush=True))
+
+    rng = np.random.default_rng(args.seed)
+    if state["rng"]:
+        rng.bit_generator.state = state["rng"]
+    sampler = WordWindowSampler(streams, [s["weight"] for s in meta["sources"]], hyper["window"], rng)
+
+    def batches():
+        while True:
+            yield sampler.batch(hyper["batch"])
+
+    # An explicit signature: the subword length varies from batch to batch (Keras would guess it from two).
+    ids_spec = tf.TensorSpec([None, None], tf.int32)
+    dataset = tf.data.Dataset.from_generator(batches, output_signature=((ids_spec, ids_spec), (ids_spec, ids_spec)))
+
+    deadline = time.time() + args.max_minutes * 60
+    cpu0, wall0 = time.process_time(), time.time()
+    base_cpu, base_wall = state["cpu_seconds"], state["wall_seconds"]
+    words_per_epoch = hyper["steps"] * hyper["batch"] * hyper["window"]
+
+    class SaveState(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            state["epoch"] = epoch + 1
+            state["cpu_seconds"] = base_cpu + time.process_time() - cpu0
+            state["wall_seconds"] = base_wall + time.time() - wall0
+            state["rng"] = rng.bit_generator.state
+            lr = float(keras.ops.convert_to_numpy(self.model.optimizer.learning_rate))
+            state["history"].append({"epoch": epoch + 1, "lr": lr, "words": (epoch + 1) * words_per_epoch,
+                                     **{k: float(v) for k, v in (logs or {}).items()}})
+            self.model.save(last_path)
+            best = min(h["val_loss"] for h in state["history"])
+            if logs and logs.get("val_loss") == best:
+                self.model.save_weights(out / "best.weights.h5")
+            state_path.write_text(json.dumps(state, default=str))
+            print(f"epoch {epoch + 1}: {logs} cpu {state['cpu_seconds'] / 3600:.2f} h", flush=True)
+            if time.time() > deadline:
+                self.model.stop_training = True
+
+    callbacks = [
+        SaveState(),
+        keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.8, patience=2, min_lr=1e-5, verbose=1),
+        keras.callbacks.EarlyStopping(monitor="val_loss", patience=8),
+    ]
+    tf.random.set_seed(args.seed + state["epoch"])
+    model.fit(dataset, steps_per_epoch=hyper["steps"], epochs=state["epoch"] + args.epochs,
+              initial_epoch=state["epoch"], validation_data=(dev_x, dev_y), validation_batch_size=128,
+              callbacks=callbacks, verbose=2)
+    if args.save_state:
+        save_compact_state(out, Path(args.save_state))
+        shutil.copyfile(data_dir / TOKENIZER, Path(args.save_state) / TOKENIZER)
+    return out
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", required=True)
+    p.add_argument("--corpus", nargs="+", required=True, help="PATH or PATH@WEIGHT (sampling weight)")
+    p.add_argument("--dev", nargs="+", required=True, help="dev corpus files (validation loss)")
+    p.add_argument("--out", required=True, help="training folder (resumes if it holds a state)")
+    p.add_argument("--vocab", type=int, default=5000, help="SentencePiece BPE vocabulary size")
+    p.add_argument("--lexicon-min", type=int, default=3, help="min count of a mixed-case form in the lexicon")
+    p.add_argument("--window", type=int, default=64, help="words per training window")
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--steps", type=int, default=200, help="steps per epoch")
+    p.add_argument("--epochs", type=int, default=100)
+    p.add_argument("--max-minutes", type=float, default=60, help="stop after the epoch that passes this")
+    p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--weight-decay", type=float, default=2.5e-5)
+    p.add_argument("--alpha", type=float, default=0.7, help="loss = L_case + alpha * L_punct")
+    p.add_argument("--emb", type=int, default=64, help="subword embedding = conv channels")
+    p.add_argument("--lstm", type=int, default=128, help="units of each (Bi)LSTM direction")
+    p.add_argument("--conv-layers", type=int, default=3)
+    p.add_argument("--kernel", type=int, default=3)
+    p.add_argument("--dropout", type=float, default=0.2)
+    p.add_argument("--dev-windows", type=int, default=600)
+    p.add_argument("--threads", type=int, default=1, help="TensorFlow intra- and inter-op threads")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--resume-from", help="committed compact state folder to continue from (see --save-state)")
+    p.add_argument("--save-state", help="after training, copy the compact resumable state here (to commit)")
+
+
+run = train  # the entry point that `charrestore train token` calls
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    add_arguments(parser)
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    run(parser.parse_args())

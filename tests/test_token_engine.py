@@ -1,0 +1,149 @@
+"""The pipeline engine on the tiny fixture token model (tests/fixtures/models/en/token.*, made by
+scripts/make_token_fixture.py) and, for unspaced input, the NB fixture (tests/fixtures/nb).
+
+The fixture model is barely trained: these tests check what must hold for ANY model (nothing lost,
+consistency, given spaces kept, determinism, the CLI contract), never what a good model would output.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from charrestore import Restorer, base_text, load_pack
+from charrestore.cards import ModelError
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+NB_FIXTURE = FIXTURES / "nb" / "en"
+EN = load_pack("en")
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    """The fixture models, with the NB fixture beside them when it is there."""
+    root = tmp_path_factory.mktemp("models")
+    shutil.copytree(FIXTURES / "models", root, dirs_exist_ok=True)
+    if NB_FIXTURE.is_dir():
+        shutil.copytree(NB_FIXTURE, root / "en", dirs_exist_ok=True)
+    return root
+
+
+@pytest.fixture(scope="module")
+def restorers(models):
+    return {s: Restorer(lang="en", engine="pipeline", spaces=s, models_dir=str(models))
+            for s in ("auto", "keep", "restore")}
+
+
+def cli(models, *args, stdin=b""):
+    data = models.parent / f"data-{models.name}"
+    if not data.exists():
+        data.mkdir()
+        (data / "languages").symlink_to(ROOT / "languages")
+        (data / "models").symlink_to(models)
+    env = {**os.environ, "CHARRESTORE_DATA": str(data)}
+    return subprocess.run([sys.executable, "-m", "charrestore", *args], input=stdin, capture_output=True,
+                          env=env, timeout=120)
+
+
+needs_nb = pytest.mark.skipif(not NB_FIXTURE.is_dir(), reason="NB fixture (tests/fixtures/nb) not there")
+any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=200)
+texty = st.lists(st.sampled_from(list("abcdefghij klmnop.,?!'-ÀéŞ") + ["\u0301", "ક", "્", "日", "👩\u200d👧", "iphone "]),
+                 max_size=200).map("".join)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(any_text, texty))
+def test_nothing_lost_with_given_spaces(restorers, text):
+    out = restorers["keep"](text)
+    assert base_text(out, EN) == base_text(text, EN)
+
+
+@needs_nb
+@pytest.mark.parametrize("spaces", ("auto", "restore"))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(any_text, texty))
+def test_nothing_lost_with_segmenter(restorers, spaces, text):
+    out = restorers[spaces](text)
+    assert base_text(out, EN) == base_text(text, EN)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.text(st.sampled_from(list("abcdefghijklmnopqrstuvwxyz'")), min_size=1, max_size=8),
+                      min_size=1, max_size=60))
+def test_keep_mode_keeps_words_and_sentence_case(restorers, words):
+    text = " ".join(words)
+    out = restorers["keep"](text)
+    got = out.split(" ")
+    assert [base_text(w, EN) for w in got] == [base_text(w, EN) for w in words if base_text(w, EN)]
+    # Consistency: the first word, and every word after "." or "?", starts with a capital.
+    for prev, word in zip([""] + got, got):
+        letters = [ch for ch in word if ch.isalpha()]
+        if (not prev or prev[-1] in ".?") and letters:
+            assert letters[0].isupper(), out
+
+
+def test_consistency_overrides_and_counts(restorers):
+    model = restorers["keep"].engine.model
+    before = model.stats["words"]
+    restorers["keep"]("is everyone ready what time is it " * 20)
+    assert model.stats["words"] - before == 140
+    assert model.stats["sentence_starts"] >= 1
+
+
+def test_mixed_case_from_lexicon(restorers):
+    model = restorers["keep"].engine.model
+    base = list("myiphone")
+    spans = [(0, 2), (2, 8)]
+    mix, cap = model.case_labels.index("MIX"), model.case_labels.index("CAP")
+    classes = model.word_classes(base, spans, np.zeros(2, int), np.array([cap, mix]))
+    caps = EN.bit("CAPS")
+    assert "".join(g.upper() if c & caps else g for g, c in zip(base, classes)) == "MyiPhone"
+    # A MIX word missing from the lexicon falls back to a capital.
+    classes = model.word_classes(list("zzzz"), [(0, 4)], np.zeros(1, int), np.array([mix]))
+    assert [bool(c & caps) for c in classes] == [True, False, False, False]
+
+
+def test_same_output_for_any_batch_size_and_threads(models):
+    text = "but what are the risks i am not technical i'm not an engineer " * 12
+    outs = {Restorer(lang="en", engine="pipeline", spaces="keep", batch_size=b, threads=t, models_dir=str(models))(text)
+            for b in (1, 3, 64) for t in (1, 2)}
+    assert len(outs) == 1
+
+
+def test_empty_and_blank(restorers):
+    assert restorers["keep"]("") == ""
+    assert restorers["auto"]("  ,.  ") == ""
+
+
+def test_cli_stdin_contract(models):
+    lines = ["will ai change our future", "", "what time is it   it is late", "   ", "iphone " * 2000]
+    res = cli(models, "fix", "--engine", "pipeline", "--spaces", "keep", stdin=("\n".join(lines) + "\n").encode())
+    assert res.returncode == 0, res.stderr
+    out = res.stdout.decode().split("\n")
+    assert out[-1] == "" and len(out) - 1 == len(lines)
+    assert out[1] == "" and out[3] == ""
+    assert [base_text(o, EN) for o in out[:-1]] == [base_text(i, EN) for i in lines]
+
+
+def test_pack_without_token_model_is_one_line_error(models):
+    with pytest.raises(ModelError, match="no token model"):
+        Restorer(lang="gu", engine="pipeline", models_dir=str(models))
+    res = cli(models, "fix", "--lang", "gu", "--engine", "pipeline", "x")
+    err = res.stderr.decode()
+    assert res.returncode != 0 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_corrupt_tokenizer_is_refused(models, tmp_path):
+    broken = tmp_path / "models"
+    shutil.copytree(models, broken)
+    spm = broken / "en" / "token.spm"
+    spm.write_bytes(spm.read_bytes()[:-10])
+    with pytest.raises(ModelError, match="token.spm"):
+        Restorer(lang="en", engine="pipeline", models_dir=str(broken))
