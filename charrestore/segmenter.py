@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import gzip
 import math
-import unicodedata
 from array import array
+from bisect import bisect_right
+from collections import deque
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,12 +31,17 @@ from .cards import ModelError, load_card
 
 START = "<s>"  # the context of the first word of a text, and after punctuation
 _GRAPHEME = regex.compile(r"\X")
-_JOINERS = frozenset("'’-")  # inside a word ("don't", "well-known") they are part of it
+_W = r"[\p{L}\p{N}\p{M}\u200c\u200d]"
+# A run of word characters; an apostrophe or hyphen inside a word is part of it ("don't", "well-known").
+_WORD_RUN = regex.compile(rf"{_W}+(?:['’-]{_W}+)*")
+_DIGIT_CHANGE = regex.compile(r"(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})")
+_CAMEL = regex.compile(r"(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})")
+_CAPS = regex.compile(r"(?<=\p{Lu})(?=\p{Lu}(?!\p{Ll}))")
+_INSIDE_NUMBER = regex.compile(r"(?<=\p{N})(?=\p{N})")
+_AT_JOINER = regex.compile(r"(?=['’-])|(?<=['’-])")
+_TOKEN = regex.compile(rf"{_WORD_RUN.pattern}|(?:(?!{_W}).)+", regex.DOTALL)
 HARD = math.inf
-
-
-def _is_word_char(c: str) -> bool:
-    return c.isalnum() or unicodedata.category(c)[0] == "M" or c in "\u200c\u200d"
+PARAMS = ("L", "smoothing", "camel", "digits", "caps")
 
 
 def _lower(c: str) -> str:
@@ -51,14 +57,16 @@ class Segmenter:
     seen scores ``λ / (N · λ^len(w))`` (Norvig's constant 10 made the tunable ``smoothing`` λ).
     ``L`` is the longest word considered, in characters. ``camel`` and ``digits`` weigh the evidence of
     a case change (``followFriday``, ``NASAMission``) or a letter/digit change (``iphone6``): a bonus in
-    log10 units for a boundary there, ``math.inf`` to force one, 0 to ignore it.
+    log10 units for a boundary there, ``math.inf`` to force one, 0 to ignore it. ``caps`` is the bonus
+    for a boundary between two capitals (``NATA``: acronyms rarely split; ``-math.inf`` forbids it).
     """
 
     def __init__(self, unigrams: dict[str, float], bigrams: dict[str, float], total: float | None = None,
-                 L: int = 20, smoothing: float = 10.0, camel: float = HARD, digits: float = HARD):
+                 L: int = 20, smoothing: float = 10.0, camel: float = HARD, digits: float = HARD,
+                 caps: float = 0.0):
         self.total = float(total or sum(unigrams.values()))
         self._index(list(unigrams), list(unigrams.values()), list(bigrams), list(bigrams.values()))
-        self._set(L=L, smoothing=smoothing, camel=camel, digits=digits)
+        self._set(L=L, smoothing=smoothing, camel=camel, digits=digits, caps=caps)
 
     def _index(self, words: list[str], counts, pairs: list[str], pair_counts) -> None:
         """log10 P(w) per word and log10 c(prev w) per pair: P(w | prev) is then one subtraction away."""
@@ -69,7 +77,7 @@ class Segmenter:
 
     def _set(self, **params) -> None:
         for name, value in params.items():
-            if name not in ("L", "smoothing", "camel", "digits"):
+            if name not in PARAMS:
                 raise TypeError(f"unknown parameter {name!r}")
             setattr(self, name, value)
         if self.L < 1 or self.smoothing <= 1.0:
@@ -88,7 +96,7 @@ class Segmenter:
         return _load(lang, None if root is None else Path(root))
 
     def configured(self, **params) -> Segmenter:
-        """A copy with other ``L``, ``smoothing``, ``camel`` or ``digits``, sharing the counts."""
+        """A copy with other ``L``, ``smoothing``, ``camel``, ``digits`` or ``caps``, sharing the counts."""
         other = object.__new__(Segmenter)
         other.__dict__.update(self.__dict__)
         other._set(**params)
@@ -116,126 +124,116 @@ class Segmenter:
         return " ".join(parts)
 
     def words(self, text: str) -> list[str]:
-        """The words (and punctuation runs) of ``text`` as segmented, in their original case."""
-        cuts = self._cuts(text)
-        pieces, last = [], 0
-        for k in cuts + [len(text)]:
-            pieces.extend(text[last:k].split())
-            last = k
-        out = []
-        for piece in pieces:  # punctuation runs stand apart from the words next to them
-            out.extend(m.group() for m in regex.finditer(r"[\p{L}\p{N}\p{M}\u200c\u200d'’-]+|[^\p{L}\p{N}\p{M}\u200c\u200d'’-]+", piece))
-        return out
+        """The words of ``text`` as segmented, in their original case; punctuation runs stand apart."""
+        return [token for piece in self.segment(text).split() for token in _TOKEN.findall(piece)]
 
     # --- decoding ------------------------------------------------------------------------
 
     def _cuts(self, text: str) -> list[int]:
         """Positions in ``text`` where a space is to be inserted (ascending)."""
-        n_text = len(text)
-        # s: the word characters in lower case; orig[k]: their index in text.
-        is_word = [_is_word_char(c) for c in text]
-        for k, c in enumerate(text):
-            if c in _JOINERS and 0 < k < n_text - 1 and is_word[k - 1] and is_word[k + 1]:
-                is_word[k] = True
-        orig = [k for k in range(n_text) if is_word[k]]
-        if not orig:
+        spans = [m.span() for m in _WORD_RUN.finditer(text)]
+        if not spans:
             return []
-        s = "".join(_lower(text[k]) for k in orig)
-        n = len(s)
-        grapheme_start = _grapheme_starts(text)
+        n = sum(e - b for b, e in spans)
         # kind[k] for a boundary before s[k]: 0 impossible, 1 possible, 2 forced by evidence, 3 forced by
         # whitespace (context carries over), 4 forced by punctuation (context restarts); 1 and 2 insert a space.
-        kind = bytearray(n + 1)
+        kind = bytearray(b"\x01") * (n + 1)
         bonus = [0.0] * (n + 1)
+        evidence = ((_DIGIT_CHANGE, self.digits), (_CAMEL, self.camel), (_CAPS, self.caps), (_INSIDE_NUMBER, -HARD),
+                    (_AT_JOINER, -HARD))
+        glued = None if text.isascii() else _inside_graphemes(text)
+        pieces, s_starts, offsets, pos, last = [], [], [], 0, 0
+        for b, e in spans:
+            if pos:
+                kind[pos] = 3 if text[last:b].isspace() else 4
+            word = text[b:e]
+            low = word.lower()
+            pieces.append(low if len(low) == len(word) else "".join(map(_lower, word)))
+            s_starts.append(pos)
+            offsets.append(b - pos)
+            for pattern, value in evidence:
+                if value == 0.0:
+                    continue
+                for m in pattern.finditer(word):
+                    k = pos + m.start()
+                    if value == HARD:
+                        kind[k] = 2
+                    elif value == -HARD:
+                        kind[k] = 0
+                    else:
+                        bonus[k] = value
+            if glued:
+                for k in range(b + 1, e):
+                    if glued[k]:
+                        kind[pos + k - b] = 0
+            pos += e - b
+            last = e
         kind[n] = 4
-        camel, digits = self.camel, self.digits
-        for k in range(1, n):
-            a, b = orig[k - 1], orig[k]
-            if b != a + 1:
-                kind[k] = 3 if text[a + 1:b].isspace() else 4
-                continue
-            ca, cb = text[a], text[b]
-            if not grapheme_start[b] or (ca.isdigit() and cb.isdigit()):
-                continue
-            kind[k] = 1
-            evidence = 0.0
-            if ca.isdigit() != cb.isdigit() and ca.isalnum() and cb.isalnum():
-                evidence = digits
-            elif (ca.islower() and cb.isupper()) or (
-                    ca.isupper() and cb.isupper() and b + 1 < n_text and text[b + 1].islower()):
-                evidence = camel
-            if evidence == HARD:
-                kind[k] = 2
-            else:
-                bonus[k] = evidence
-        ends = self._viterbi(s, kind, bonus)
-        return [orig[k] for k in ends if kind[k] <= 2]
+        ends = self._viterbi("".join(pieces), kind, bonus)
+        return [k + offsets[bisect_right(s_starts, k) - 1] for k in ends if kind[k] <= 2]
 
     def _viterbi(self, s: str, kind: bytearray, bonus: list[float]) -> list[int]:
         """Word boundaries (indices into ``s``) of the best segmentation.
 
-        States are (end position, last word); a word never seen keeps one state per position, since it
-        has no bigrams. Only the last ``L`` positions are kept live; back pointers go into flat arrays.
+        States are (end position, last word). A seen word ending at ``j`` is looked up only as far back
+        as the longest seen word with the same last three letters; an unseen word has no bigrams, so the
+        best one ending at ``j`` comes from a sliding-window maximum (a deque) in O(1). Only the last
+        ``L`` positions are kept live; back pointers go into flat arrays. (A seen word may also be scored
+        as unseen, if that is higher: only for very rare short words.)
         """
         uni, bi, unk0, unk1, L, log_n = self._uni, self._bi, self._unk0, self._unk1, self.L, self._log_n
+        reach = self._reach()
         n = len(s)
         # a state: context word -> (score, state id, log10 count of the context word)
         start = {START: (0.0, -1, uni[START] + log_n)} if START in uni else {"": (0.0, -1, 0.0)}
         back_len = array("l")   # state id -> length of its word
         back_prev = array("l")  # state id -> id of the state before it (-1: start)
-        live: dict[int, tuple[dict[str, tuple[float, int, float]], float, int]] = {0: (start, 0.0, -1)}
+        live: list = [None] * (n + 1)  # position -> (states, best score, best state id), or None
+        live[0] = (start, 0.0, -1)
+        window = deque([(0.0, 0)])  # (best score + unk1 * position, position), scores decreasing
         floor = 0  # the last forced boundary: no word crosses it
         last_open = 0  # the last position holding states
         for j in range(1, n + 1):
             if not kind[j]:
                 continue
             lo = max(floor, j - L)
-            starts = list(range(j - 1, lo - 1, -1))
-            if last_open < lo:
-                starts.append(last_open)  # a grapheme or digit run longer than L is one word
-            cands: dict[str, tuple[float, int, float]] = {}
-            unk_best, unk_from, unk_len = -math.inf, -1, 0
-            for i in starts:
-                entry = live.get(i)
+            while window and window[0][1] < lo:
+                window.popleft()
+            if window:
+                v, i = window[0]
+                unk_best, unk_from, unk_len = v + unk0 - unk1 * j, live[i][2], j - i
+            else:  # a grapheme or digit run longer than L is one word
+                i = last_open
+                unk_best, unk_from, unk_len = live[i][1] + unk0 - unk1 * (j - i), live[i][2], j - i
+            new: dict[str, tuple[float, int, float]] = {}
+            extra = bonus[j]
+            top, top_id = -math.inf, -1
+            for i in range(j - 1, max(lo, j - reach.get(s[j - 3:j], 2)) - 1, -1):
+                entry = live[i]
                 if entry is None:
                     continue
-                states, top, top_id = entry
                 w = s[i:j]
                 lp = uni.get(w)
                 if lp is None:
-                    sc = top + unk0 - unk1 * (j - i)
-                    if sc > unk_best:
-                        unk_best, unk_from, unk_len = sc, top_id, j - i
                     continue
                 best, best_from = -math.inf, -1
                 suffix = " " + w
-                for prev, (psc, pid, norm) in states.items():
+                for prev, (psc, pid, norm) in entry[0].items():
                     pair = bi.get(prev + suffix)
                     sc = psc + (lp if pair is None else pair - norm)
                     if sc > best:
                         best, best_from = sc, pid
-                cands[w] = (best, best_from, lp + log_n)
-            extra = bonus[j]
-            new: dict[str, tuple[float, int, float]] = {}
-            top, top_id = -math.inf, -1
-            for w, (sc, pid, norm) in cands.items():
-                sid = len(back_len)
-                back_len.append(len(w))
-                back_prev.append(pid)
-                sc += extra
-                new[w] = (sc, sid, norm)
-                if sc > top:
-                    top, top_id = sc, sid
-            if unk_len:
-                sid = len(back_len)
-                back_len.append(unk_len)
-                back_prev.append(unk_from)
-                unk_best += extra
-                new[""] = (unk_best, sid, 0.0)
-                if unk_best > top:
-                    top, top_id = unk_best, sid
-            if not new:
-                continue
+                back_len.append(j - i)
+                back_prev.append(best_from)
+                new[w] = (best + extra, len(back_len) - 1, lp + log_n)
+                if best > top:
+                    top, top_id = best, len(back_len) - 1
+            back_len.append(unk_len)
+            back_prev.append(unk_from)
+            new[""] = (unk_best + extra, len(back_len) - 1, 0.0)
+            if unk_best >= top:
+                top, top_id = unk_best, len(back_len) - 1
+            top += extra
             if kind[j] == 4:
                 ((context, (_, _, norm)),) = start.items()
                 new = {context: (top, top_id, norm)}
@@ -243,10 +241,14 @@ class Segmenter:
             last_open = j
             if kind[j] >= 2:
                 floor = j
-                live = {j: live[j]}
-            elif j - L - 1 in live and j - L - 1 != last_open:
-                del live[j - L - 1]
-        _, _, sid = live[n]
+                window.clear()
+            value = top + unk1 * j
+            while window and window[-1][0] <= value:
+                window.pop()
+            window.append((value, j))
+            if j > L and j - L - 1 != last_open:
+                live[j - L - 1] = None
+        sid = live[n][2]
         ends = []
         pos = n
         while sid != -1:
@@ -257,15 +259,27 @@ class Segmenter:
         ends.reverse()
         return ends
 
+    def _reach(self) -> dict[str, int]:
+        """Last three letters -> length of the longest seen word ending in them (built on first use)."""
+        reach = self.__dict__.get("_reach_table")
+        if reach is None:
+            reach = {}
+            for w in self._uni:
+                if len(w) > 2:
+                    key = w[-3:]
+                    if len(w) > reach.get(key, 0):
+                        reach[key] = len(w)
+            self._reach_table = reach
+        return reach
 
-def _grapheme_starts(text: str) -> bytearray:
-    """1 where a grapheme cluster starts: spaces go only between clusters."""
-    if text.isascii() and "\r\n" not in text:
-        return bytearray(b"\x01") * len(text)
-    starts = bytearray(len(text))
+
+def _inside_graphemes(text: str) -> bytearray:
+    """1 where a character continues a grapheme cluster: spaces go only between clusters."""
+    inside = bytearray(b"\x01") * len(text)
     for m in _GRAPHEME.finditer(text):
-        starts[m.start()] = 1
-    return starts
+        inside[m.start()] = 0
+    return inside
+
 
 
 def read_counts(path: Path) -> tuple[list[str], np.ndarray, list[str], np.ndarray]:
@@ -289,15 +303,16 @@ def _load(lang: str, root: Path | None) -> Segmenter:
         seg.total = float(card.get("total") or counts.sum())
         seg._index(words, counts, pairs, pair_counts)
         seg._set(L=params.get("L", 20), smoothing=params.get("smoothing", 10.0),
-                 camel=_evidence(params.get("camel", "hard")), digits=_evidence(params.get("digits", "hard")))
+                 camel=_evidence(params.get("camel", "hard")), digits=_evidence(params.get("digits", "hard")),
+                 caps=_evidence(params.get("caps", 0.0)))
         return seg
     except (OSError, EOFError, ValueError) as exc:
         raise ModelError(f"{path}: unreadable counts ({exc})") from None
 
 
 def _evidence(value) -> float:
-    """A card's boundary-evidence setting: "hard" or a log10 bonus."""
-    return HARD if value == "hard" else float(value)
+    """A card's boundary-evidence setting: "hard", "never" or a log10 bonus."""
+    return {"hard": HARD, "never": -HARD}.get(value, value) if isinstance(value, str) else float(value)
 
 
 def segment(text: str, lang: str = "en") -> str:

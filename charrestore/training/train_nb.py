@@ -43,6 +43,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--smoothing", type=float, default=10.0, help="λ recorded as the default (default: 10)")
     parser.add_argument("--camel", default="hard", help="case-change evidence: hard or a log10 bonus (default: hard)")
     parser.add_argument("--digits", default="hard", help="letter/digit evidence: hard or a log10 bonus (default: hard)")
+    parser.add_argument("--caps", default="0", help="boundary between two capitals: never or a log10 bonus (default: 0)")
     parser.add_argument("--tuning", metavar="JSON", help="tuning report (scripts/tune_nb.py --json) to put in the card")
     parser.add_argument("--note", action="append", default=[], help="free text for the card (repeatable)")
 
@@ -109,13 +110,25 @@ def read_wordsegment() -> tuple[dict[str, int], dict[str, int], str]:
     return tsv("unigrams.txt"), tsv("bigrams.txt"), version
 
 
-def merge(ours: Counter, theirs: dict[str, int], our_total: int, weight: float) -> dict[str, int]:
-    """Counts on Google's scale whose probabilities mix ours (1 - weight) with theirs (weight)."""
-    scale = (1.0 - weight) * GOOGLE_TOTAL / our_total
-    merged = {w: c * scale for w, c in ours.items()}
+def merge(ours: Counter, theirs: dict[str, int], our_total: int, weight: float) -> dict[str, float]:
+    """Counts on our corpus's scale whose probabilities mix ours (1 - weight) with theirs (weight).
+
+    Keeping our scale keeps the unknown-word penalty λ / (N · λ^len) where our rarest words are: on
+    Google's scale (N = 10^12) every unseen word would lose to any split into rare seen words."""
+    scale = weight * our_total / GOOGLE_TOTAL
+    merged = {w: (1.0 - weight) * c for w, c in ours.items()}
     for w, c in theirs.items():
-        merged[w] = merged.get(w, 0.0) + weight * c
-    return {w: max(1, round(c)) for w, c in merged.items()}
+        merged[w] = merged.get(w, 0.0) + scale * c
+    return {w: float(f"{c:.4g}") for w, c in merged.items()}
+
+
+def _fmt(count) -> str:
+    return str(int(count)) if count == int(count) else f"{count:.4g}"
+
+
+def _setting(value: str):
+    """A boundary-evidence option as the card stores it: "hard", "never" or a number."""
+    return value if value in ("hard", "never") else float(value)
 
 
 def run(args) -> None:
@@ -141,13 +154,11 @@ def run(args) -> None:
     kept_b = {p: c for p, c in bigrams.items() if c >= args.min_bigram_count
               and all(w in kept_u or w == START for w in p.split(" "))}
     kept_u[START] = sum(c for p, c in bigrams.items() if p.startswith(START + " "))
-    card_total = total
-    if args.merge_wordsegment:
+        if args.merge_wordsegment:
         g_uni, g_bi, version = read_wordsegment()
         kept_u = merge(Counter(kept_u), g_uni, total, args.merge_wordsegment)
         g_bi = {p: c for p, c in g_bi.items() if not p.startswith(START + " ")}  # its <s> has no unigram
         kept_b = merge(Counter(kept_b), g_bi, total, args.merge_wordsegment)
-        card_total = GOOGLE_TOTAL
         sources.append({"file": f"wordsegment {version}: unigrams.txt, bigrams.txt",
                         "what": "Google Web Trillion Word Corpus counts (Norvig 2009) as shipped by wordsegment",
                         "license": "Apache-2.0", "weight": args.merge_wordsegment,
@@ -156,15 +167,16 @@ def run(args) -> None:
     out.mkdir(parents=True, exist_ok=True)
     counts_path = out / "nb.tsv.gz"
     with open(counts_path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
-        body = "".join(f"{w}\t{c}\n" for w, c in sorted(kept_u.items(), key=lambda kv: (-kv[1], kv[0])))
-        body += "".join(f"{p}\t{c}\n" for p, c in sorted(kept_b.items(), key=lambda kv: (-kv[1], kv[0])))
+        body = "".join(f"{w}\t{_fmt(c)}\n" for w, c in sorted(kept_u.items(), key=lambda kv: (-kv[1], kv[0])))
+        body += "".join(f"{p}\t{_fmt(c)}\n" for p, c in sorted(kept_b.items(), key=lambda kv: (-kv[1], kv[0])))
         gz.write(body.encode("utf-8"))
     tuning = json.loads(Path(args.tuning).read_text(encoding="utf-8")) if args.tuning else None
     card = {
         "name": "nb", "kind": "nb", "lang": pack.code, "file": counts_path.name,
         "format": "gzip TSV: word<TAB>count; a key with one space is a bigram; <s> is the start context",
-        "total": card_total,
-        "params": {"L": args.L, "smoothing": args.smoothing, "camel": args.camel, "digits": args.digits},
+        "total": total,
+        "params": {"L": args.L, "smoothing": args.smoothing, "camel": _setting(args.camel),
+                   "digits": _setting(args.digits), "caps": _setting(args.caps)},
         "counts": {"corpus_words": total, "unigrams": len(kept_u), "bigrams": len(kept_b),
                    "min_count": args.min_count, "min_bigram_count": args.min_bigram_count,
                    "joiner_free_forms": n_alias},

@@ -1,0 +1,240 @@
+"""Benchmark the NB segmenter against wordsegment, wordninja and symspellpy, all in the same run.
+
+- STAN-large dev hashtags: exact-match accuracy (word boundaries, case-insensitive, any gold counts);
+- de-spaced TED dev paragraphs: space P/R/F (ours on all of TED dev, every system on a sample);
+- throughput in chars/s, the median of several runs: STAN dev, the TED sample, one 5,000-char paragraph;
+- peak RSS of a fresh process with the model loaded (the peers too, for scale).
+
+Boundaries are compared over letters and digits only, lower-cased: the peers drop other characters.
+
+    python scripts/bench_segment.py [--runs 3] [--out reports/bench_segment.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPORA = ROOT.parent / "shared" / "corpora"
+STAN_DEV = CORPORA / "hashtags" / "stan_large_dev.tsv"
+TED_DEV = CORPORA / "en" / "ted_dev.tsv"
+
+
+def load_stan(path: Path = STAN_DEV) -> list[tuple[str, list[str]]]:
+    """(hashtag, gold segmentations)."""
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [(r[0], r[1:]) for r in rows]
+
+
+def load_despaced(pack, path: Path = TED_DEV, holdout: int = 0) -> list[tuple[str, list[list[str]]]]:
+    """(de-spaced paragraph, [its words]): words as the runtime sees them (pack mapping, no marks, lower case).
+    With ``holdout``, only paragraphs of documents whose numeric id is a multiple of it."""
+    from charrestore.training.corpus import clean
+    from charrestore.training.train_nb import corpus_words
+    from charrestore.segmenter import START
+
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        cols = line.split("\t")
+        if holdout and not (cols[0].isdigit() and int(cols[0]) % holdout == 0):
+            continue
+        text = clean(cols[-1], pack)
+        words = [w for w in corpus_words(text, pack) if w != START] if text else []
+        if words:
+            out.append(("".join(words), [words]))
+    return out
+
+
+def sample(items: list, max_chars: int) -> list:
+    """Every k-th item, so that the sample spans the whole file, up to ``max_chars``."""
+    total = sum(len(x[0]) for x in items)
+    step = max(1, round(total / max_chars))
+    picked, size = [], 0
+    for item in items[::step]:
+        if size >= max_chars:
+            break
+        picked.append(item)
+        size += len(item[0])
+    return picked
+
+
+def boundaries(words) -> tuple[str, frozenset[int]]:
+    """(letters and digits in lower case, offsets of the boundaries between words within them)."""
+    chars, cuts, pos = [], set(), 0
+    for w in words:
+        kept = "".join(c for c in w.lower() if c.isalnum())
+        if kept:
+            if pos:
+                cuts.add(pos)
+            chars.append(kept)
+            pos += len(kept)
+    return "".join(chars), frozenset(cuts)
+
+
+def prf(tp: int, fp: int, fn: int) -> dict:
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return {"P": p, "R": r, "F": 2 * p * r / (p + r) if p + r else 0.0}
+
+
+def score(items, outputs) -> dict:
+    """Exact match (any gold) and space P/R/F (against the gold closest to the output)."""
+    exact = tp = fp = fn = 0
+    for (_, golds), out in zip(items, outputs):
+        hyp_chars, hyp = boundaries(out)
+        best = None
+        for gold in golds:
+            gold_chars, ref = boundaries(gold.split() if isinstance(gold, str) else gold)
+            hit = (gold_chars == hyp_chars and ref == hyp, len(ref & hyp), -len(ref ^ hyp))
+            if best is None or hit > best[0]:
+                best = (hit, ref)
+        (match, _, _), ref = best
+        exact += match
+        tp += len(ref & hyp)
+        fp += len(hyp - ref)
+        fn += len(ref - hyp)
+    return {"exact": exact / len(items), **prf(tp, fp, fn), "n": len(items)}
+
+
+def systems(lang: str = "en") -> dict:
+    """name -> text -> list of words. Peers are benchmark-only imports."""
+    from charrestore.segmenter import Segmenter
+
+    ours = Segmenter.load(lang)
+    out = {"charrestore NB": lambda t: ours.segment(t).split()}
+    import wordninja
+    import wordsegment
+    from symspellpy import SymSpell
+    import importlib.resources
+
+    wordsegment.load()
+    out["wordsegment"] = wordsegment.segment
+    out["wordninja"] = wordninja.split
+    sym = SymSpell(max_dictionary_edit_distance=0, prefix_length=7)
+    sym.load_dictionary(str(importlib.resources.files("symspellpy") / "frequency_dictionary_en_82_765.txt"), 0, 1)
+    out["symspellpy"] = lambda t: sym.word_segmentation(t, max_edit_distance=0).corrected_string.split()
+    return out
+
+
+def timed_rate(fn, texts: list[str], runs: int) -> float:
+    """chars/s: the median of ``runs`` passes over ``texts``."""
+    n = sum(len(t) for t in texts)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        for t in texts:
+            fn(t)
+        times.append(time.perf_counter() - t0)
+    return n / statistics.median(times)
+
+
+RSS_CODE = {
+    "charrestore NB": "from charrestore.segmenter import Segmenter; s = Segmenter.load('en'); s.segment('followfriday')",
+    "wordsegment": "import wordsegment; wordsegment.load(); wordsegment.segment('followfriday')",
+    "wordninja": "import wordninja; wordninja.split('followfriday')",
+    "symspellpy": ("import importlib.resources; from symspellpy import SymSpell; s = SymSpell(0, 7); "
+                   "s.load_dictionary(str(importlib.resources.files('symspellpy') / 'frequency_dictionary_en_82_765.txt'), 0, 1); "
+                   "s.word_segmentation('followfriday', max_edit_distance=0)"),
+}
+
+
+def peak_rss_mb(code: str) -> tuple[float, float]:
+    """(peak RSS in MB, wall seconds) of a fresh interpreter running ``code``."""
+    probe = f"import resource, time; t = time.perf_counter(); {code}; " \
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, time.perf_counter() - t)"
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    rss, secs = res.stdout.split()
+    return float(rss), float(secs)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=3, help="timed runs per measurement (median)")
+    ap.add_argument("--ted-sample", type=int, default=30000, help="chars of TED dev paragraphs run by every system")
+    ap.add_argument("--out", default=str(ROOT / "reports" / "bench_segment.md"))
+    ap.add_argument("--json", help="also write the numbers as json")
+    args = ap.parse_args(argv)
+
+    from charrestore.cards import load_card
+    from charrestore.packs import load_pack
+
+    pack = load_pack("en")
+    card, _ = load_card("en", "nb")
+    stan = load_stan()
+    ted = load_despaced(pack)
+    ted_sample = sample(ted, args.ted_sample)
+    para = "".join(x[0] for x in ted)[:5000]
+    rows = {}
+    for name, fn in systems().items():
+        print(f"{name} ...", file=sys.stderr)
+        row = {"stan": score(stan, [fn(h) for h, _ in stan]),
+               "ted_sample": score(ted_sample, [fn(t) for t, _ in ted_sample]),
+               "rate_stan": timed_rate(fn, [h for h, _ in stan], args.runs),
+               "rate_ted": timed_rate(fn, [t for t, _ in ted_sample], args.runs),
+               "rate_5000": timed_rate(fn, [para], args.runs)}
+        row["rss_mb"], row["load_s"] = peak_rss_mb(RSS_CODE[name])
+        rows[name] = row
+    from charrestore.segmenter import Segmenter
+
+    seg = Segmenter.load("en")
+    ted_all = score(ted, [seg.segment(t).split() for t, _ in ted])
+    base = rows["wordsegment"]
+    lines = [
+        "# NB segmenter benchmark",
+        "",
+        f"`python scripts/bench_segment.py --runs {args.runs} --ted-sample {args.ted_sample}` on "
+        f"{platform.machine()}, Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}. "
+        "All systems in the same run; speeds are medians of "
+        f"{args.runs} runs on a shared 2-core machine (other jobs running: compare rows, not absolute values).",
+        "",
+        f"Model: `models/en/nb.json` (L={card['params']['L']}, λ={card['params']['smoothing']}, "
+        f"camel={card['params']['camel']}, digits={card['params']['digits']}; "
+        f"{card['counts']['unigrams']:,} words, {card['counts']['bigrams']:,} pairs).",
+        "",
+        f"STAN-large dev: {len(stan)} hashtags, exact match of word boundaries, case-insensitive, any gold. "
+        f"TED sample: {len(ted_sample)} de-spaced TED dev paragraphs ({sum(len(t) for t, _ in ted_sample):,} chars). "
+        "5,000-char paragraph: the first 5,000 chars of de-spaced TED dev.",
+        "",
+        "| system | STAN exact | STAN space F | TED sample space P / R / F | chars/s STAN | chars/s TED | "
+        "chars/s 5,000-char | × wordsegment (5,000) | peak RSS MB | load s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, r in rows.items():
+        t = r["ted_sample"]
+        lines.append(
+            f"| {name} | {r['stan']['exact']:.3f} | {r['stan']['F']:.3f} | {t['P']:.4f} / {t['R']:.4f} / {t['F']:.4f} | "
+            f"{r['rate_stan']:,.0f} | {r['rate_ted']:,.0f} | {r['rate_5000']:,.0f} | "
+            f"{r['rate_5000'] / base['rate_5000']:.1f} | {r['rss_mb']:.0f} | {r['load_s']:.2f} |")
+    lines += [
+        "",
+        f"charrestore NB on all of TED dev ({len(ted)} paragraphs, {sum(len(t) for t, _ in ted):,} chars): "
+        f"space P {ted_all['P']:.4f}, R {ted_all['R']:.4f}, F {ted_all['F']:.4f}.",
+        "",
+        "Bars (issue 3): STAN exact ≥ wordsegment + 0.03: "
+        f"{rows['charrestore NB']['stan']['exact']:.3f} vs {base['stan']['exact']:.3f} "
+        f"({'met' if rows['charrestore NB']['stan']['exact'] >= base['stan']['exact'] + 0.03 else 'MISSED'}); "
+        f"TED dev space F ≥ 0.99: {ted_all['F']:.4f} ({'met' if ted_all['F'] >= 0.99 else 'MISSED'}); "
+        f"5,000-char throughput ≥ 10× wordsegment: {rows['charrestore NB']['rate_5000'] / base['rate_5000']:.1f}× "
+        f"({'met' if rows['charrestore NB']['rate_5000'] >= 10 * base['rate_5000'] else 'MISSED'}); "
+        f"RSS ≤ 300 MB: {rows['charrestore NB']['rss_mb']:.0f} MB "
+        f"({'met' if rows['charrestore NB']['rss_mb'] <= 300 else 'MISSED'}).",
+        "",
+    ]
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines), encoding="utf-8")
+    print("\n".join(lines))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"systems": rows, "ted_dev_all": ted_all}, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,191 @@
+"""The NB segmenter on tiny fixture counts (tests/fixtures/nb, built from tests/fixtures/text by train nb).
+
+What must hold for any counts: only spaces are inserted, and only between grapheme clusters; the case
+of the input is kept; long inputs go through in one pass; the CLI keeps the one-line-in, one-line-out
+contract and reports a missing model in one line.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from charrestore.cards import ModelError
+from charrestore.codec import graphemes
+from charrestore.segmenter import HARD, Segmenter
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "nb"
+
+
+@pytest.fixture(scope="module")
+def seg():
+    return Segmenter.load("en", FIXTURE)
+
+
+def inserted(text: str, out: str) -> list[int] | None:
+    """Positions in ``text`` before which ``out`` has an extra space; None if ``out`` differs otherwise."""
+    at, k = [], 0
+    for c in out:
+        if k < len(text) and c == text[k]:
+            k += 1
+        elif c == " ":
+            at.append(k)
+        else:
+            return None
+    return at if k == len(text) else None
+
+
+def grapheme_starts(text: str) -> set[int]:
+    starts, pos = set(), 0
+    for g in graphemes(text):
+        starts.add(pos)
+        pos += len(g)
+    return starts
+
+
+texty = st.lists(st.sampled_from(["follow", "friday", "Follow", "FRIDAY", "iphone", "6", "2019", "the", "'", "-",
+                                  " ", "#", "\u0301", "ક્ષ", "ા", "👩\u200d👧", "\u200d", "ß", "İ", "Σ", "\r\n", "\t"]),
+                max_size=40).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(st.text(max_size=200), texty))
+def test_only_spaces_inserted_between_graphemes(seg, text):
+    out = seg.segment(text)
+    at = inserted(text, out)
+    assert at is not None, (text, out)
+    assert set(at) <= grapheme_starts(text) - {0, len(text)}
+    assert "".join(seg.words(text)) == "".join(out.split())
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("FollowFriday", "Follow Friday"),
+    ("followfriday", "follow friday"),
+    ("FOLLOWFRIDAY", "FOLLOW FRIDAY"),
+    ("WillAIChangeOurFuture", "Will AI Change Our Future"),
+    ("willaichangeourfuture", "will ai change our future"),
+    ("#FollowFriday!", "#Follow Friday!"),                 # punctuation is left as it is
+    ("dontstopbelieving", "dont stop believing"),           # apostrophe-free forms are counted too
+    ("don'tstop", "don't stop"),
+    ("iloveMyIphone6", "i love My Iphone 6"),
+    ("  happy  newyear ", "  happy  new year "),             # existing spaces are kept as they are
+])
+def test_examples_keep_case(seg, text, expected):
+    assert seg.segment(text) == expected
+
+
+def test_words(seg):
+    assert seg.words("#followfriday, thefuture!") == ["#", "follow", "friday", ",", "the", "future", "!"]
+
+
+def test_boundary_evidence_settings(seg):
+    assert seg.configured(camel=HARD).segment("iPhone") == "i Phone"
+    assert seg.configured(camel=0.0).segment("iPhone") == "iPhone"
+    assert seg.configured(digits=HARD).segment("iphone6") == "iphone 6"
+    assert seg.configured(digits=-HARD).segment("iphone6") == "iphone6"
+    assert seg.segment("20192020") == "20192020"           # never inside a number
+    assert seg.configured(caps=-HARD).segment("THEFUTURE") == "THEFUTURE"
+
+
+def test_score_backs_off_and_penalizes_length(seg):
+    assert seg.score("friday", "follow") > seg.score("friday")
+    assert seg.score("qzxv") > seg.score("qzxvqzxv")
+    assert seg.score("friday", "no-such-word") == seg.score("friday")
+
+
+def test_parameters_are_checked(seg):
+    with pytest.raises(ValueError):
+        seg.configured(L=0)
+    with pytest.raises(ValueError):
+        seg.configured(smoothing=1.0)
+    with pytest.raises(TypeError):
+        seg.configured(nope=1)
+
+
+def test_one_megabyte_in_one_pass(seg):
+    unit = "FollowFriday willaichangeourfuture, thefuture "
+    text = unit * ((1 << 20) // len(unit) + 1)
+    out = seg.configured(L=8).segment(text)
+    assert len(text) >= 1 << 20
+    assert out.startswith("Follow Friday will ai change our future, the future ")
+    assert out.replace(" ", "") == text.replace(" ", "")
+
+
+def test_a_long_word_without_spaces(seg):
+    text = "x" * 5000 + "1" * 300              # longer than L: still one pass, nothing lost
+    assert seg.segment(text).replace(" ", "") == text
+
+
+def test_load_is_cached(seg):
+    assert Segmenter.load("en", FIXTURE) is seg
+
+
+def test_missing_model(tmp_path):
+    with pytest.raises(ModelError, match="nb.json"):
+        Segmenter.load("en", tmp_path)
+
+
+def test_corrupt_counts(tmp_path):
+    shutil.copytree(FIXTURE / "en", tmp_path / "en")
+    with open(tmp_path / "en" / "nb.tsv.gz", "ab") as fh:
+        fh.write(b"x")
+    with pytest.raises(ModelError, match="sha256"):
+        Segmenter.load("en", tmp_path)
+
+
+# --- CLI ---------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def data_root(tmp_path_factory):
+    """A CHARRESTORE_DATA folder: the real packs beside the fixture counts."""
+    root = tmp_path_factory.mktemp("data")
+    (root / "languages").symlink_to(ROOT / "languages")
+    shutil.copytree(FIXTURE, root / "models")
+    return root
+
+
+def cli(root, *args, stdin=b""):
+    env = {**os.environ, "CHARRESTORE_DATA": str(root)}
+    return subprocess.run([sys.executable, "-m", "charrestore", "segment", *args], input=stdin,
+                          capture_output=True, env=env, timeout=60)
+
+
+def test_cli_stdin_one_line_per_line(data_root):
+    res = cli(data_root, stdin=b"FollowFriday\n\nwillaichangeourfuture\r\nbad \xff byte\nthe end")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == (b"Follow Friday\n\nwill ai change our future\r\nbad \xff byte\nthe end\n")
+    assert b"line 4: invalid UTF-8" in res.stderr
+
+
+def test_cli_text_and_options(data_root):
+    res = cli(data_root, "Follow", "Friday", "thefuture", "--L", "3", "--smoothing", "2")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.decode().rstrip("\n").replace(" ", "") == "FollowFridaythefuture"
+    assert cli(data_root, "thefuture").stdout == b"the future\n"
+
+
+def test_cli_missing_model_is_one_line(tmp_path):
+    (tmp_path / "languages").symlink_to(ROOT / "languages")
+    res = cli(tmp_path, "FollowFriday")
+    err = res.stderr.decode()
+    assert res.returncode == 1 and "Traceback" not in err
+    assert err.count("\n") == 1 and "nb.json" in err and err.startswith("charrestore: error:")
+
+
+def test_cli_bad_option_is_usage_error(data_root):
+    res = cli(data_root, "--smoothing", "0.5", "x")
+    assert res.returncode == 1 and "smoothing" in res.stderr.decode() and b"Traceback" not in res.stderr
+    assert cli(data_root, "--L", "many").returncode == 2
+
+
+def test_lazy_export():
+    import charrestore
+    from charrestore import segmenter
+
+    assert charrestore.segment is segmenter.segment and charrestore.Segmenter is Segmenter
