@@ -154,7 +154,7 @@ def run(args) -> None:
     kept_b = {p: c for p, c in bigrams.items() if c >= args.min_bigram_count
               and all(w in kept_u or w == START for w in p.split(" "))}
     kept_u[START] = sum(c for p, c in bigrams.items() if p.startswith(START + " "))
-        if args.merge_wordsegment:
+    if args.merge_wordsegment:
         g_uni, g_bi, version = read_wordsegment()
         kept_u = merge(Counter(kept_u), g_uni, total, args.merge_wordsegment)
         g_bi = {p: c for p, c in g_bi.items() if not p.startswith(START + " ")}  # its <s> has no unigram
