@@ -41,6 +41,7 @@ _INSIDE_NUMBER = regex.compile(r"(?<=\p{N})(?=\p{N})")
 _AT_JOINER = regex.compile(r"(?=['’-])|(?<=['’-])")
 _TOKEN = regex.compile(rf"{_WORD_RUN.pattern}|(?:(?!{_W}).)+", regex.DOTALL)
 HARD = math.inf
+_NO_PAIRS: dict[str, float] = {}
 PARAMS = ("L", "smoothing", "camel", "digits", "caps")
 
 
@@ -65,15 +66,34 @@ class Segmenter:
                  L: int = 20, smoothing: float = 10.0, camel: float = HARD, digits: float = HARD,
                  caps: float = 0.0):
         self.total = float(total or sum(unigrams.values()))
-        self._index(list(unigrams), list(unigrams.values()), list(bigrams), list(bigrams.values()))
+        grouped: dict[str, list[str]] = {}
+        for pair, c in bigrams.items():
+            prev, _, word = pair.partition(" ")
+            grouped.setdefault(prev, []).append(f"{word} {c!r}")
+        self._index(list(unigrams), list(unigrams.values()), {p: " ".join(v) for p, v in grouped.items()})
         self._set(L=L, smoothing=smoothing, camel=camel, digits=digits, caps=caps)
 
-    def _index(self, words: list[str], counts, pairs: list[str], pair_counts) -> None:
-        """log10 P(w) per word and log10 c(prev w) per pair: P(w | prev) is then one subtraction away."""
+    def _index(self, words: list[str], counts, contexts: dict[str, str]) -> None:
+        """log10 P(w) per word; the pairs of each context word stay a raw "word count ..." string until
+        that word is first met, so that loading reads hundreds of thousands of pairs without parsing them."""
         self._log_n = math.log10(self.total)
         with np.errstate(divide="ignore"):
             self._uni = dict(zip(words, (np.log10(np.asarray(counts, float)) - self._log_n).tolist()))
-            self._bi = dict(zip(pairs, np.log10(np.asarray(pair_counts, float)).tolist()))
+        self._raw_contexts = contexts
+        self._contexts: dict[str, dict[str, float]] = {}
+
+    def _context(self, prev: str) -> dict[str, float]:
+        """word -> log10 P(word | prev) for the pairs seen after ``prev`` (parsed once, then cached)."""
+        table = self._contexts.get(prev)
+        if table is None:
+            raw, logp = self._raw_contexts.get(prev), self._uni.get(prev)
+            table = {}
+            if raw and logp is not None:
+                items = raw.split(" ")
+                norm = logp + self._log_n
+                table = {w: math.log10(float(c)) - norm for w, c in zip(items[0::2], items[1::2])}
+            self._contexts[prev] = table
+        return table
 
     def _set(self, **params) -> None:
         for name, value in params.items():
@@ -104,10 +124,10 @@ class Segmenter:
 
     def score(self, word: str, previous: str | None = None) -> float:
         """log10 P(word | previous) as the decoder uses it (``word`` in lower case)."""
-        if previous is not None and previous in self._uni:
-            pair = self._bi.get(f"{previous} {word}", -math.inf)
-            if pair > -math.inf:
-                return pair - self._uni[previous] - self._log_n
+        if previous is not None:
+            pair = self._context(previous).get(word)
+            if pair is not None:
+                return pair
         logp = self._uni.get(word)
         return self._unk0 - self._unk1 * len(word) if logp is None else logp
 
@@ -181,11 +201,12 @@ class Segmenter:
         ``L`` positions are kept live; back pointers go into flat arrays. (A seen word may also be scored
         as unseen, if that is higher: only for very rare short words.)
         """
-        uni, bi, unk0, unk1, L, log_n = self._uni, self._bi, self._unk0, self._unk1, self.L, self._log_n
+        uni, unk0, unk1, L = self._uni, self._unk0, self._unk1, self.L
+        cache, context = self._contexts, self._context
         reach = self._reach()
         n = len(s)
-        # a state: context word -> (score, state id, log10 count of the context word)
-        start = {START: (0.0, -1, uni[START] + log_n)} if START in uni else {"": (0.0, -1, 0.0)}
+        # the states at a position: last word -> (score, state id, the pairs that follow that word)
+        start = {START: (0.0, -1, context(START))}
         back_len = array("l")   # state id -> length of its word
         back_prev = array("l")  # state id -> id of the state before it (-1: start)
         live: list = [None] * (n + 1)  # position -> (states, best score, best state id), or None
@@ -205,7 +226,7 @@ class Segmenter:
             else:  # a grapheme or digit run longer than L is one word
                 i = last_open
                 unk_best, unk_from, unk_len = live[i][1] + unk0 - unk1 * (j - i), live[i][2], j - i
-            new: dict[str, tuple[float, int, float]] = {}
+            new: dict[str, tuple[float, int, dict]] = {}
             extra = bonus[j]
             top, top_id = -math.inf, -1
             for i in range(j - 1, max(lo, j - reach.get(s[j - 3:j], 2)) - 1, -1):
@@ -217,26 +238,25 @@ class Segmenter:
                 if lp is None:
                     continue
                 best, best_from = -math.inf, -1
-                suffix = " " + w
-                for prev, (psc, pid, norm) in entry[0].items():
-                    pair = bi.get(prev + suffix)
-                    sc = psc + (lp if pair is None else pair - norm)
+                for psc, pid, pairs in entry[0].values():
+                    pair = pairs.get(w)
+                    sc = psc + (lp if pair is None else pair)
                     if sc > best:
                         best, best_from = sc, pid
                 back_len.append(j - i)
                 back_prev.append(best_from)
-                new[w] = (best + extra, len(back_len) - 1, lp + log_n)
+                pairs = cache.get(w)
+                new[w] = (best + extra, len(back_len) - 1, context(w) if pairs is None else pairs)
                 if best > top:
                     top, top_id = best, len(back_len) - 1
             back_len.append(unk_len)
             back_prev.append(unk_from)
-            new[""] = (unk_best + extra, len(back_len) - 1, 0.0)
+            new[""] = (unk_best + extra, len(back_len) - 1, _NO_PAIRS)
             if unk_best >= top:
                 top, top_id = unk_best, len(back_len) - 1
             top += extra
             if kind[j] == 4:
-                ((context, (_, _, norm)),) = start.items()
-                new = {context: (top, top_id, norm)}
+                new = {START: (top, top_id, start[START][2])}
             live[j] = (new, top, top_id)
             last_open = j
             if kind[j] >= 2:
@@ -282,26 +302,29 @@ def _inside_graphemes(text: str) -> bytearray:
 
 
 
-def read_counts(path: Path) -> tuple[list[str], np.ndarray, list[str], np.ndarray]:
-    """Words, their counts, pairs, their counts from a gzip TSV (``key<TAB>count``, words before pairs;
-    a pair's key holds one space). Read in bulk: a per-line loop would take seconds."""
+def read_counts(path: Path) -> tuple[list[str], np.ndarray, dict[str, str]]:
+    """Words, their counts, and per context word its pairs as a raw "word count word count ..." string.
+
+    The gzip TSV holds ``word<TAB>count`` lines, then ``prev<TAB>word count word count ...`` lines. It is
+    read in bulk (one split, one numpy parse): a per-line loop would take seconds.
+    """
     with gzip.open(path, "rb") as fh:
         fields = fh.read().decode("utf-8").replace("\t", "\n").split("\n")
-    keys, counts = fields[0:-1:2], np.asarray(fields[1::2], dtype=float)
+    keys, values = fields[0:-1:2], fields[1::2]
     del fields
-    n_words = next((k for k, key in enumerate(keys) if " " in key), len(keys))
-    return keys[:n_words], counts[:n_words], keys[n_words:], counts[n_words:]
+    n_words = next((k for k, v in enumerate(values) if " " in v), len(values))
+    return keys[:n_words], np.asarray(values[:n_words], dtype=float), dict(zip(keys[n_words:], values[n_words:]))
 
 
 @lru_cache(maxsize=8)
 def _load(lang: str, root: Path | None) -> Segmenter:
     card, path = load_card(lang, "nb", root)
     try:
-        words, counts, pairs, pair_counts = read_counts(path)
+        words, counts, contexts = read_counts(path)
         params = card.get("params", {})
         seg = object.__new__(Segmenter)
         seg.total = float(card.get("total") or counts.sum())
-        seg._index(words, counts, pairs, pair_counts)
+        seg._index(words, counts, contexts)
         seg._set(L=params.get("L", 20), smoothing=params.get("smoothing", 10.0),
                  camel=_evidence(params.get("camel", "hard")), digits=_evidence(params.get("digits", "hard")),
                  caps=_evidence(params.get("caps", 0.0)))

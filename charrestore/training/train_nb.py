@@ -36,6 +36,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--out", required=True, help="output folder, e.g. models/en")
     parser.add_argument("--min-count", type=int, default=1, help="drop words seen fewer times (default: 1)")
     parser.add_argument("--min-bigram-count", type=int, default=2, help="drop word pairs seen fewer times (default: 2)")
+    parser.add_argument("--max-words", type=int, default=0, metavar="N",
+                        help="keep only the N most frequent words (after merging; default: all)")
+    parser.add_argument("--max-pairs", type=int, default=0, metavar="N",
+                        help="keep only the N most frequent word pairs (after merging; default: all)")
     parser.add_argument("--merge-wordsegment", type=float, default=0.0, metavar="WEIGHT",
                         help="mix in the Google web counts of the wordsegment package (Apache-2.0) with this "
                              "probability weight, 0..1 (default: 0, none); needed at build time only")
@@ -122,6 +126,28 @@ def merge(ours: Counter, theirs: dict[str, int], our_total: int, weight: float) 
     return {w: float(f"{c:.4g}") for w, c in merged.items()}
 
 
+def serialize(unigrams: dict, bigrams: dict) -> str:
+    """``word<TAB>count`` lines (most frequent first), then one ``prev<TAB>word count word count ...``
+    line per context word: the runtime parses a context's pairs only when it meets that word."""
+    by_count = lambda kv: (-kv[1], kv[0])  # noqa: E731
+    lines = [f"{w}\t{_fmt(c)}\n" for w, c in sorted(unigrams.items(), key=by_count)]
+    contexts: dict[str, list[str]] = {}
+    for pair, c in sorted(bigrams.items(), key=by_count):
+        prev, _, word = pair.partition(" ")
+        contexts.setdefault(prev, []).append(f"{word} {_fmt(c)}")
+    lines += [f"{prev}\t{' '.join(pairs)}\n" for prev, pairs in contexts.items()]
+    return "".join(lines)
+
+
+def top(counts: dict, n: int, keep=()) -> dict:
+    """The ``n`` most frequent entries (all if ``n`` is 0), plus the keys in ``keep``."""
+    if not n or len(counts) <= n:
+        return counts
+    kept = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:n])
+    kept.update((k, counts[k]) for k in keep if k in counts)
+    return kept
+
+
 def _fmt(count) -> str:
     return str(int(count)) if count == int(count) else f"{count:.4g}"
 
@@ -163,22 +189,24 @@ def run(args) -> None:
                         "what": "Google Web Trillion Word Corpus counts (Norvig 2009) as shipped by wordsegment",
                         "license": "Apache-2.0", "weight": args.merge_wordsegment,
                         "words": len(g_uni), "bigrams": len(g_bi)})
+    kept_u = top(kept_u, args.max_words, keep=(START,))
+    kept_b = top({p: c for p, c in kept_b.items() if all(w in kept_u for w in p.split(" "))}, args.max_pairs)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     counts_path = out / "nb.tsv.gz"
     with open(counts_path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
-        body = "".join(f"{w}\t{_fmt(c)}\n" for w, c in sorted(kept_u.items(), key=lambda kv: (-kv[1], kv[0])))
-        body += "".join(f"{p}\t{_fmt(c)}\n" for p, c in sorted(kept_b.items(), key=lambda kv: (-kv[1], kv[0])))
-        gz.write(body.encode("utf-8"))
+        gz.write(serialize(kept_u, kept_b).encode("utf-8"))
     tuning = json.loads(Path(args.tuning).read_text(encoding="utf-8")) if args.tuning else None
     card = {
         "name": "nb", "kind": "nb", "lang": pack.code, "file": counts_path.name,
-        "format": "gzip TSV: word<TAB>count; a key with one space is a bigram; <s> is the start context",
+        "format": "gzip TSV: word<TAB>count lines, then prev<TAB>word count word count ... lines; "
+                  "<s> is the start context",
         "total": total,
         "params": {"L": args.L, "smoothing": args.smoothing, "camel": _setting(args.camel),
                    "digits": _setting(args.digits), "caps": _setting(args.caps)},
         "counts": {"corpus_words": total, "unigrams": len(kept_u), "bigrams": len(kept_b),
                    "min_count": args.min_count, "min_bigram_count": args.min_bigram_count,
+                   "max_words": args.max_words or None, "max_pairs": args.max_pairs or None,
                    "joiner_free_forms": n_alias},
         "sources": sources, "holdout": f"documents whose id % {args.holdout} == 0" if args.holdout else None,
         "tuning": tuning, "notes": args.note,
