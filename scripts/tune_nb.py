@@ -1,8 +1,8 @@
 """Tune the NB segmenter on dev data only, and compare count variants (e.g. with or without Google counts).
 
 en: STAN-large dev (exact match) and a sample of de-spaced TED dev paragraphs (space F); the objective is
-their mean. First the boundary evidence (case changes, letter/digit changes: hard, a soft bonus, or none)
-on STAN at L=20, λ=10, then the L × λ grid on both. Other languages: held-out paragraphs of a training
+their mean. First the boundary evidence (capitals in a row, case changes, letter/digit changes: forced,
+forbidden, a bonus or a penalty) on STAN at L=20, λ=10, then the L × λ grid on both. Other languages: held-out paragraphs of a training
 file (``--dev FILE --holdout N``), space F only, L × λ.
 
     python scripts/tune_nb.py --lang en --variant ours=runs/nb/en-ours --variant google=runs/nb/en-google \\
@@ -22,9 +22,12 @@ from bench_segment import STAN_DEV, TED_DEV, load_despaced, load_stan, sample, s
 from charrestore.packs import load_pack
 from charrestore.segmenter import HARD, Segmenter
 
-L_GRID = (12, 14, 16, 18, 20, 22, 24)
-SMOOTHING_GRID = (6.0, 8.0, 10.0, 12.0, 14.0)
-EVIDENCE_GRID = ("hard", 0.0, 1.0, 2.0, 3.0, 5.0)
+L_GRID = (8, 12, 16, 20, 24)
+SMOOTHING_GRID = (4.0, 6.0, 8.0, 10.0, 12.0, 14.0, 16.0)
+EVIDENCE_GRID = {"caps": ("never", -3.0, -2.0, -1.0, 0.0),
+                 "camel": ("hard", 0.0, 1.0, 2.0, 3.0, 5.0),
+                 "digits": ("hard", 0.0, 1.0, 2.0, 3.0, 5.0)}
+SETTING = {"hard": HARD, "never": -HARD}
 
 
 def evaluate(seg: Segmenter, sets: dict) -> dict:
@@ -43,31 +46,26 @@ def objective(result: dict) -> float:
 
 def tune(seg: Segmenter, sets: dict) -> dict:
     evidence = []
-    camel = digits = HARD
-    if "stan" in sets:
+    chosen = {"camel": "hard", "digits": "hard", "caps": 0.0}
+    setting = lambda: {k: SETTING.get(v, v) for k, v in chosen.items()}  # noqa: E731
+    if "stan" in sets:  # case and digits only matter for hashtags: de-spaced dev text is lower case
         stan = {"stan": sets["stan"]}
-        for kind in ("camel", "digits"):
+        for kind, values in EVIDENCE_GRID.items():
             rows = []
-            for value in EVIDENCE_GRID:
-                params = {"camel": camel, "digits": digits, kind: HARD if value == "hard" else value}
-                rows.append((evaluate(seg.configured(L=20, smoothing=10.0, **params), stan)["stan"]["exact"], value))
+            for value in values:
+                chosen[kind] = value
+                rows.append((evaluate(seg.configured(L=20, smoothing=10.0, **setting()), stan)["stan"]["exact"], value))
             evidence.append({"kind": kind, "grid": [{"value": v, "stan_exact": e} for e, v in rows]})
-            best = max(rows, key=lambda r: (r[0], r[1] == "hard"))[1]
-            if kind == "camel":
-                camel = HARD if best == "hard" else best
-            else:
-                digits = HARD if best == "hard" else best
+            chosen[kind] = max(rows, key=lambda r: r[0])[1]  # ties: the first, the harder setting
     grid = []
     for L in L_GRID:
         for lam in SMOOTHING_GRID:
-            result = evaluate(seg.configured(L=L, smoothing=lam, camel=camel, digits=digits), sets)
+            result = evaluate(seg.configured(L=L, smoothing=lam, **setting()), sets)
             grid.append({"L": L, "smoothing": lam, **result, "objective": round(objective(result), 5)})
             print(f"  L={L} λ={lam}: {result}", file=sys.stderr)
     best = max(grid, key=lambda g: g["objective"])
-    as_card = lambda v: "hard" if v == HARD else v  # noqa: E731
     return {"evidence": evidence, "grid": grid,
-            "choice": {"L": best["L"], "smoothing": best["smoothing"], "camel": as_card(camel),
-                       "digits": as_card(digits), "objective": best["objective"],
+            "choice": {"L": best["L"], "smoothing": best["smoothing"], **chosen, "objective": best["objective"],
                        **{k: v for k, v in best.items() if isinstance(v, dict)}}}
 
 
@@ -78,7 +76,9 @@ def main(argv=None) -> int:
                     help="a models folder holding <lang>/nb.json (repeatable)")
     ap.add_argument("--dev", help="dev file for languages other than en (default for en: STAN + TED dev)")
     ap.add_argument("--holdout", type=int, default=0, help="with --dev: the documents whose id %% N == 0")
-    ap.add_argument("--sample", type=int, default=100000, help="chars of de-spaced dev paragraphs to score")
+    ap.add_argument("--sample", type=int, default=60000, help="chars of de-spaced dev paragraphs to score")
+    ap.add_argument("--ship", nargs="*", metavar="NAME",
+                    help="variants eligible for shipping (e.g. those within the size budget); default: all")
     ap.add_argument("--json", required=True, help="where to write the grids and the choice")
     args = ap.parse_args(argv)
 
@@ -102,8 +102,9 @@ def main(argv=None) -> int:
         print(f"{name}: loaded in {time.perf_counter() - t:.2f} s", file=sys.stderr)
         report["variants"][name] = {"dir": folder, **tune(seg, sets)}
         print(f"{name}: {report['variants'][name]['choice']}", file=sys.stderr)
-    best = max(report["variants"], key=lambda n: report["variants"][n]["choice"]["objective"])
-    report["chosen_variant"] = best
+    eligible = args.ship or list(report["variants"])
+    report["eligible"] = eligible
+    report["chosen_variant"] = max(eligible, key=lambda n: report["variants"][n]["choice"]["objective"])
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(json.dumps({n: v["choice"] for n, v in report["variants"].items()}, ensure_ascii=False), file=sys.stderr)

@@ -8,7 +8,9 @@ a bigram key holds one space) with the card <out>/nb.json (sha256, sources, lice
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import pickle
 import shlex
 import sys
 from collections import Counter
@@ -49,6 +51,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--digits", default="hard", help="letter/digit evidence: hard or a log10 bonus (default: hard)")
     parser.add_argument("--caps", default="0", help="boundary between two capitals: never or a log10 bonus (default: 0)")
     parser.add_argument("--tuning", metavar="JSON", help="tuning report (scripts/tune_nb.py --json) to put in the card")
+    parser.add_argument("--cache", metavar="DIR",
+                        help="keep the raw corpus counts here, keyed by corpus files, sizes and holdout, so that "
+                             "variants of one corpus are counted once")
     parser.add_argument("--note", action="append", default=[], help="free text for the card (repeatable)")
 
 
@@ -81,6 +86,31 @@ def count(docs, pack) -> tuple[Counter, Counter]:
         unigrams.update(w for w in words if w != START)
         bigrams.update(f"{a} {b}" for a, b in zip(words, words[1:]) if b != START)
     return unigrams, bigrams
+
+
+def count_corpora(paths, pack, holdout, cache: str | None, holdout_n: int):
+    """Raw counts of all corpus files (from the cache when it has them) and a source entry per file."""
+    key = hashlib.sha256(repr((pack.code, holdout_n, [(str(Path(p).resolve()), Path(p).stat().st_size)
+                                                      for p in paths])).encode()).hexdigest()[:16]
+    cached = Path(cache) / f"counts-{pack.code}-{key}.pkl" if cache else None
+    if cached and cached.is_file():
+        with open(cached, "rb") as fh:
+            return pickle.load(fh)
+    unigrams: Counter = Counter()
+    bigrams: Counter = Counter()
+    sources = []
+    for path in paths:
+        docs = read_documents(path, pack, holdout)
+        u, b = count(docs, pack)
+        unigrams.update(u)
+        bigrams.update(b)
+        sources.append({"file": Path(path).name, "documents": len(docs), "words": sum(u.values())})
+        print(f"{path}: {len(docs)} documents, {sum(u.values())} words", file=sys.stderr)
+    if cached:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        with open(cached, "wb") as fh:
+            pickle.dump((unigrams, bigrams, sources), fh, protocol=pickle.HIGHEST_PROTOCOL)
+    return unigrams, bigrams, sources
 
 
 def add_joiner_free(unigrams: Counter, bigrams: Counter) -> int:
@@ -160,18 +190,10 @@ def _setting(value: str):
 def run(args) -> None:
     pack = load_pack(args.lang)
     holdout = (lambda doc_id: doc_id.isdigit() and int(doc_id) % args.holdout == 0) if args.holdout else None
-    unigrams: Counter = Counter()
-    bigrams: Counter = Counter()
-    sources = []
     licenses = dict(item.split("=", 1) for item in args.license)
-    for path in args.corpus:
-        docs = read_documents(path, pack, holdout)
-        u, b = count(docs, pack)
-        unigrams.update(u)
-        bigrams.update(b)
-        sources.append({"file": Path(path).name, "documents": len(docs), "words": sum(u.values()),
-                        "license": licenses.get(Path(path).name, "see ../shared/corpora/README.md")})
-        print(f"{path}: {len(docs)} documents, {sum(u.values())} words", file=sys.stderr)
+    unigrams, bigrams, sources = count_corpora(args.corpus, pack, holdout, args.cache, args.holdout)
+    for source in sources:
+        source["license"] = licenses.get(source["file"], "see ../shared/corpora/README.md")
     total = sum(unigrams.values())
     if not total:
         raise ValueError("the corpus holds no words")

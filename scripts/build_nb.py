@@ -1,0 +1,85 @@
+"""Build, compare, tune and ship the NB segmenter models (en, gu), end to end.
+
+1. count variants into runs/nb/<lang>-<variant>/<lang> (never shipped): our corpora alone, and with the
+   Google counts of the wordsegment wheel mixed in at two weights, pruned to the size budget, plus one
+   unpruned variant to measure what pruning costs;
+2. scripts/tune_nb.py on dev data only: boundary evidence, L × λ per variant; the best pruned variant wins;
+3. rebuild that variant into models/<lang> with the tuned parameters and the tuning report in its card.
+
+    python scripts/build_nb.py [--lang en gu]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+C = ROOT.parent / "shared" / "corpora"
+EN_CORPUS = [C / "en" / "ted_train.tsv", C / "en" / "public_domain" / "gutenberg_books.tsv",
+             C / "en" / "public_domain" / "state_of_the_union_1945_2006.tsv",
+             C / "en" / "public_domain" / "inaugural_addresses_1789_2021.tsv", C / "en" / "brown_train_docs.tsv"]
+EN_LICENSES = ["ted_train.tsv=CC BY-NC-ND 4.0 (TED)", "gutenberg_books.tsv=public domain",
+               "state_of_the_union_1945_2006.tsv=public domain", "inaugural_addresses_1789_2021.tsv=public domain",
+               "brown_train_docs.tsv=non-commercial (NLTK distribution of the Brown corpus)"]
+GU_CORPUS = [C / "gu" / "gu_wiki_train.tsv"]
+GU_LICENSES = ["gu_wiki_train.tsv=CC BY-SA (Gujarati Wikipedia)"]
+PRUNE = ["--max-words", "200000", "--max-pairs", "300000"]  # ~3 MB gzip, loads in well under 1 s
+
+RECIPES = {
+    "en": {
+        "base": ["--lang", "en", "--corpus", *map(str, EN_CORPUS), "--license", *EN_LICENSES],
+        "variants": {"google0.1": ["--merge-wordsegment", "0.1"], "ours-pruned": PRUNE, "google0.1-pruned": ["--merge-wordsegment", "0.1", *PRUNE],
+                     "google0.3-pruned": ["--merge-wordsegment", "0.3", *PRUNE]},
+        "ship": ["ours-pruned", "google0.1-pruned", "google0.3-pruned"],
+        "tune": [],
+    },
+    "gu": {
+        "base": ["--lang", "gu", "--corpus", *map(str, GU_CORPUS), "--holdout", "50", "--license", *GU_LICENSES,
+                 "--note", "village stubs (gu_wiki_village_stubs.tsv) left out: near-identical articles",
+                 "--note", "articles whose number % 50 == 0 are held out as gu dev (as for the char engine)"],
+        "variants": {"whole": [], "pruned": PRUNE},
+        "ship": ["pruned"],
+        "tune": ["--dev", str(GU_CORPUS[0]), "--holdout", "50"],
+    },
+}
+
+
+def run(cmd: list[str]) -> None:
+    print("+", " ".join(cmd), file=sys.stderr, flush=True)
+    subprocess.run(cmd, check=True, cwd=ROOT)
+
+
+def build(lang: str) -> None:
+    recipe = RECIPES[lang]
+    runs = Path("runs") / "nb"
+    for name, extra in recipe["variants"].items():
+        run(["charrestore", "train", "nb", *recipe["base"], *extra, "--cache", str(runs / "cache"),
+             "--out", str(runs / f"{lang}-{name}" / lang)])
+    report = runs / f"tune-{lang}.json"
+    run([sys.executable, "scripts/tune_nb.py", "--lang", lang, *recipe["tune"], "--json", str(report),
+         *[f"--variant={name}={runs / f'{lang}-{name}'}" for name in recipe["variants"]], "--ship", *recipe["ship"]])
+    tuned = json.loads((ROOT / report).read_text(encoding="utf-8"))
+    name = tuned["chosen_variant"]
+    choice = tuned["variants"][name]["choice"]
+    params = ["--L", str(choice["L"]), "--smoothing", str(choice["smoothing"]), "--camel", str(choice["camel"]),
+              "--digits", str(choice["digits"]), "--caps", str(choice["caps"])]
+    run(["charrestore", "train", "nb", *recipe["base"], *recipe["variants"][name], *params,
+         "--note", f"variant {name!r} chosen by scripts/tune_nb.py among {recipe['ship']} (size budget); "
+                   "all variants are compared in 'tuning'",
+         "--tuning", str(report), "--cache", str(runs / "cache"), "--out", f"models/{lang}"])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lang", nargs="+", default=["en", "gu"], choices=sorted(RECIPES))
+    for lang in ap.parse_args(argv).lang:
+        build(lang)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
