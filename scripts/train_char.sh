@@ -2,11 +2,12 @@
 # Train (or continue) the char E2E model of one language, then export it, tune decoding and evaluate on dev.
 #   bash scripts/train_char.sh en 120      # language, minutes of training in this stage
 #   bash scripts/train_char.sh en 0        # no training: export, tune and evaluate the current state
+#   bash scripts/train_char.sh gu 60 1     # optional third argument: TensorFlow threads (to share the CPU)
 # Each stage resumes from training_state/<lang>-char/ (committed: weights, optimizer, RNG, vocabulary)
 # and leaves the new state there. Corpora come from ../shared/corpora and are never committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-lang=${1:?language}; minutes=${2:-120}
+lang=${1:?language}; minutes=${2:-120}; threads=${3:-0}
 C=../shared/corpora
 run=runs/char-$lang; state=training_state/$lang-char
 case $lang in
@@ -28,7 +29,7 @@ esac
 if [ "$minutes" != 0 ]; then
   resume=(); [ -f "$state/state.json" ] && resume=(--resume-from "$state")
   charrestore train char --lang "$lang" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
-    --out "$run" --max-minutes "$minutes" --save-state "$state" "${resume[@]}"
+    --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" "${resume[@]}"
 fi
 charrestore export char --run "$run" --lang "$lang" --out "models/$lang"
 first=(${evals[0]}); python scripts/tune_char.py --lang "$lang" "${first[@]:1}"

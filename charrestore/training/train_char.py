@@ -23,6 +23,7 @@ import numpy as np
 
 from ..engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
 from ..packs import load_pack
+from . import set_threads
 from .corpus import build_vocab, encode_documents, read_documents
 
 
@@ -139,6 +140,7 @@ def train(args) -> Path:
         resume_from(Path(args.resume_from), out)
     meta = prepare_data(pack, corpora, args.dev, args.dev_holdout, args.min_count, out)
 
+    set_threads(args.threads)
     import keras  # only now: a bad argument above fails fast, without TensorFlow's start-up
     import tensorflow as tf
 
@@ -230,6 +232,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--max-minutes", type=float, default=120, help="stop after the epoch that passes this")
     p.add_argument("--lr", type=float, default=2e-3)
+    p.add_argument("--threads", type=int, default=0, help="TensorFlow threads (0 = all cores)")
     p.add_argument("--set-lr", type=float, help="when resuming, continue at this learning rate (a manual decay stage)")
     p.add_argument("--emb", type=int, default=64)
     p.add_argument("--conv", type=int, default=96)
