@@ -4,7 +4,8 @@ Writes ref.txt, the inputs and the hypotheses to --out, scores them with ``charr
 same command users run) and, with --card, records the numbers in the model card.
 
 - restore: de-spaced, lowercased, mark-free input (the paper's setting);
-- keep: the same text with its spaces (lowercased, mark-free: ASR style), constrained decoding.
+- keep: the same text with its spaces (lowercased, mark-free: ASR style), constrained decoding;
+- nb: the restore input segmented by the NB segmenter, then decoded as in keep (do NB spaces help the char model?).
 
     python scripts/eval_char.py --lang en --dev ../shared/corpora/en/ted_dev.tsv --set ted_dev --card
 """
@@ -46,6 +47,11 @@ PAPER = {
 }
 
 
+def fmt(f1) -> str:
+    """F1 with 3 decimals; a feature that the mode does not score (SPACE under keep) shows as a dash."""
+    return "–" if f1 is None else f"{f1:.3f}"
+
+
 def report(lang: str, name: str, pack, results: dict, command: str) -> str:
     """A markdown table of our scores per spaces mode, beside the paper's row."""
     cols = [*pack.features, "ALL", "WER"]
@@ -55,9 +61,10 @@ def report(lang: str, name: str, pack, results: dict, command: str) -> str:
         label, row = PAPER[lang]
         lines.append(f"| {label} | " + " | ".join(f"{row[c]:.2f}" if c in row else "" for c in cols) + " | |")
     for mode, r in results.items():
-        cells = [f"{r['features'][c]['f1']:.3f}" for c in pack.features]
+        cells = [fmt(r["features"][c]["f1"]) for c in pack.features]
         cells += [f"{r['ALL']['f1']:.3f}", f"{100 * r['wer']:.2f}"]
-        lines.append(f"| charrestore char, `--spaces {mode}` | " + " | ".join(cells) + f" | {r['chars_per_s']:,} |")
+        label = "NB segmenter, then char `--spaces keep`" if mode == "nb" else f"charrestore char, `--spaces {mode}`"
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {r['chars_per_s']:,} |")
     signatures = sorted({r["signature"] for r in results.values()})
     return "\n".join(lines + ["", *(f"signature: `{s}`" for s in signatures), ""])
 
@@ -82,16 +89,22 @@ def main():
     (out / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
     results = {}
     for mode in args.modes:
-        if mode == "keep" and not pack.has_space:
+        if mode in ("keep", "nb") and not pack.has_space:
             continue
-        inputs = [strip_features(r, pack) if mode == "restore" else spaced_input(r, pack) for r in refs]
+        inputs = [strip_features(r, pack) if mode != "keep" else spaced_input(r, pack) for r in refs]
         (out / f"input_{mode}.txt").write_text("\n".join(inputs) + "\n", encoding="utf-8")
-        restorer = Restorer(lang=args.lang, engine="char", spaces=mode, threads=args.threads, batch_size=64)
+        restorer = Restorer(lang=args.lang, engine="char", spaces="keep" if mode == "nb" else mode,
+                            threads=args.threads, batch_size=64)
         t = time.perf_counter()
+        if mode == "nb":
+            from charrestore.segmenter import Segmenter
+
+            segmenter = Segmenter.load(args.lang)
+            inputs = [segmenter.segment(x) for x in inputs]
         hyps = [restorer(x) for x in inputs]
         seconds = time.perf_counter() - t
         (out / f"hyp_{mode}.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
-        scores = score(args.lang, out / "ref.txt", out / f"hyp_{mode}.txt", mode)
+        scores = score(args.lang, out / "ref.txt", out / f"hyp_{mode}.txt", "restore" if mode == "nb" else mode)
         results[mode] = {k: v for k, v in scores.items() if k != "confusion"}
         results[mode]["documents"] = len(refs)
         results[mode]["chars_per_s"] = round(sum(map(len, inputs)) / seconds)
