@@ -97,6 +97,21 @@ def test_consistency_overrides_and_counts(restorers):
     assert model.stats["sentence_starts"] >= 1
 
 
+def test_document_ends_a_sentence_and_raw_casing_switch(restorers):
+    model = restorers["keep"].engine.model
+    text = "is everyone ready what time is it " * 3
+    out = restorers["keep"](text)
+    assert out[-1] in ".?", out
+    # With both rules off, the labels are the raw argmax of the model.
+    model.final_mark, model.consistency = False, False
+    try:
+        punct, case = model.labels(text.split())
+        raw_p, raw_c = model.logits(text.split())
+        assert (case == raw_c.argmax(-1)).all() and (punct == (raw_p + model.bias_punct).argmax(-1)).all()
+    finally:
+        model.final_mark, model.consistency = True, True
+
+
 def test_mixed_case_from_lexicon(restorers):
     model = restorers["keep"].engine.model
     base = list("myiphone")

@@ -26,6 +26,9 @@ class TokenModel:
 
     ``stats`` counts, over every call, the words whose raw casing the consistency rule overrode
     (``lower_after_end``: a word after PERIOD/QUESTION predicted O) beside the sentence starts it saw.
+    ``consistency = False`` leaves the raw casing as the model predicted it (for measuring the rule).
+    ``final_mark`` (card key, default on): the last word of a document gets PERIOD or QUESTION, whichever
+    the punctuation head prefers, when the model predicted no sentence end there.
     """
 
     def __init__(self, pack: LanguagePack, card: dict, onnx_path: Path, threads: int = 1, batch_size: int = 32):
@@ -47,6 +50,8 @@ class TokenModel:
         self.bias_punct = np.array([card.get("bias", {}).get(lab, 0.0) for lab in self.punct_labels], np.float32)
         self.O, self.CAP = self.case_labels.index("O"), self.case_labels.index("CAP")
         self.stats: Counter = Counter()
+        self.consistency = True
+        self.final_mark = bool(card.get("final_mark", True))
 
     def logits(self, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Merged punctuation and casing logits [words, labels] of a word sequence."""
@@ -66,18 +71,26 @@ class TokenModel:
 
     def labels(self, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Punctuation and casing label ids per word, with the consistency rule applied: the first word
-        and every word after a sentence end start with a capital."""
+        and every word after a sentence end start with a capital, and the last word ends a sentence."""
         if not forms:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         p, c = self.logits(forms)
-        punct, case = (p + self.bias_punct).argmax(-1), c.argmax(-1)
+        p = p + self.bias_punct
+        punct, case = p.argmax(-1), c.argmax(-1)
+        if self.final_mark and not self.sentence_ends[punct[-1]]:
+            # A document ends a sentence; the model never saw a document end (its training windows are
+            # cut from running text, where the last word's next word is merely out of view).
+            ends = np.flatnonzero(self.sentence_ends)
+            punct[-1] = ends[p[-1, ends].argmax()]
+            self.stats["final_mark_added"] += 1
         starts = np.concatenate([[True], self.sentence_ends[punct[:-1]]])
         lower = starts & (case == self.O)
         self.stats["words"] += len(forms)
         self.stats["sentence_starts"] += int(starts.sum())
         self.stats["lower_after_end"] += int(lower[1:].sum())
         self.stats["cap_not_after_end"] += int(((case == self.CAP) & ~starts).sum())
-        case[lower] = self.CAP
+        if self.consistency:
+            case[lower] = self.CAP
         return punct, case
 
     def word_classes(self, base: list[str], spans, punct: np.ndarray, case: np.ndarray) -> np.ndarray:
