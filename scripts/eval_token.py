@@ -172,7 +172,7 @@ def punct_f1(logits: list[np.ndarray], gold: list[np.ndarray], bias: np.ndarray,
     return 2 * tp / max(2 * tp + fp + fn, 1)
 
 
-def tune_bias(pipeline, pack, steps, rounds: int = 3) -> tuple[dict, list[dict]]:
+def tune_bias(pipeline, pack, steps, rounds: int = 6) -> tuple[dict, list[dict]]:
     """Per-class offsets added to the punctuation logits (card key "bias"), by coordinate ascent on
     ted_dev talks. The model's recall is below its precision for every mark; an offset trades them."""
     model = pipeline.engine.model

@@ -265,7 +265,19 @@ def train(args) -> Path:
     if args.save_state:
         save_compact_state(out, Path(args.save_state))
         shutil.copyfile(data_dir / TOKENIZER, Path(args.save_state) / TOKENIZER)
+        compact_state(Path(args.save_state))
     return out
+
+
+def compact_state(state_dir: Path) -> None:
+    """Drop ``best.weights.h5`` from a compact state when the last epoch is the best one: ``last.keras``
+    then holds the same weights (plus the optimizer), and the state stays small enough to commit."""
+    state_dir = Path(state_dir)
+    state = json.loads((state_dir / "state.json").read_text())
+    losses = [h["val_loss"] for h in state["history"]]
+    if losses and losses[-1] == min(losses) and (state_dir / "best.weights.h5").is_file():
+        (state_dir / "best.weights.h5").unlink()
+        print(f"{state_dir}: last epoch is the best; best.weights.h5 dropped (last.keras has its weights)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
