@@ -189,3 +189,44 @@ def test_lazy_export():
     from charrestore import segmenter
 
     assert charrestore.segment is segmenter.segment and charrestore.Segmenter is Segmenter
+
+
+# --- the shipped models (models/<lang>/nb.*, in the repository) -------------------------------
+
+@pytest.fixture(scope="module")
+def shipped():
+    return Segmenter.load("en")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("FollowFriday", "Follow Friday"),
+    ("willaichangeourfuture", "will ai change our future"),
+    ("thequickbrownfoxjumpsoverthelazydog", "the quick brown fox jumps over the lazy dog"),
+    ("#ThrowbackThursday", "#Throwback Thursday"),
+])
+def test_shipped_english_model(shipped, text, expected):
+    assert shipped.segment(text) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.one_of(st.text(max_size=200), texty))
+def test_shipped_model_only_inserts_spaces(shipped, text):
+    out = shipped.segment(text)
+    at = inserted(text, out)
+    assert at is not None, (text, out)
+    assert set(at) <= grapheme_starts(text) - {0, len(text)}
+
+
+def test_shipped_model_one_pass_over_100k(shipped):
+    text = "thefutureofartificialintelligence" * 3000   # ~100K chars, no space: one Viterbi pass
+    out = shipped.segment(text)
+    assert out.replace(" ", "") == text
+    assert out.startswith("the future of artificial intelligence the future")
+
+
+def test_shipped_gujarati_model():
+    gu = Segmenter.load("gu")
+    text = "ધારવાડજિલ્લોભારતદેશનાદક્ષિણભાગમાંઆવેલુંછે"
+    out = gu.segment(text)
+    assert out.replace(" ", "") == text and out.count(" ") >= 4
+    assert out.startswith("ધારવાડ જિલ્લો ભારત")

@@ -132,7 +132,11 @@ def add_joiner_free(unigrams: Counter, bigrams: Counter) -> int:
 
 
 def read_wordsegment() -> tuple[dict[str, int], dict[str, int], str]:
-    import wordsegment  # build time only
+    try:
+        import wordsegment  # build time only
+    except ModuleNotFoundError:
+        raise ValueError("--merge-wordsegment needs the wordsegment package (the [bench] extra): "
+                         "pip install 'charrestore[bench]'") from None
 
     folder = Path(wordsegment.__file__).parent
 
