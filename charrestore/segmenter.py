@@ -35,7 +35,9 @@ _W = r"[\p{L}\p{N}\p{M}\u200c\u200d]"
 # A run of word characters; an apostrophe or hyphen inside a word is part of it ("don't", "well-known").
 _WORD_RUN = regex.compile(rf"{_W}+(?:['’-]{_W}+)*")
 _DIGIT_CHANGE = regex.compile(r"(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})")
-_CAMEL = regex.compile(r"(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})")
+# A case change: lower to upper ("followFriday"), but not after a single word-initial lower-case letter
+# ("iPhone", "eBay": mid-token case, left to the counts), and an acronym before a word ("NASAMission").
+_CAMEL = regex.compile(r"(?<=\p{L}\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})")
 _CAPS = regex.compile(r"(?<=\p{Lu})(?=\p{Lu}(?!\p{Ll}))")
 _INSIDE_NUMBER = regex.compile(r"(?<=\p{N})(?=\p{N})")
 _AT_JOINER = regex.compile(r"(?=['’-])|(?<=['’-])")

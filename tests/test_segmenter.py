@@ -85,8 +85,9 @@ def test_words(seg):
 
 
 def test_boundary_evidence_settings(seg):
-    assert seg.configured(camel=HARD).segment("iPhone") == "i Phone"
-    assert seg.configured(camel=0.0).segment("iPhone") == "iPhone"
+    assert seg.configured(camel=HARD).segment("fridAy") == "frid Ay"
+    assert seg.configured(camel=0.0).segment("fridAy") == "fridAy"
+    assert seg.configured(camel=HARD).segment("iPhone") == "iPhone"   # one word-initial lower letter: mid-token case
     assert seg.configured(digits=HARD).segment("iphone6") == "iphone 6"
     assert seg.configured(digits=-HARD).segment("iphone6") == "iphone6"
     assert seg.segment("20192020") == "20192020"           # never inside a number
@@ -203,6 +204,8 @@ def shipped():
     ("willaichangeourfuture", "will ai change our future"),
     ("thequickbrownfoxjumpsoverthelazydog", "the quick brown fox jumps over the lazy dog"),
     ("#ThrowbackThursday", "#Throwback Thursday"),
+    ("iPhone6isgreat", "iPhone 6 is great"),
+    ("eBaySale", "eBay Sale"),
 ])
 def test_shipped_english_model(shipped, text, expected):
     assert shipped.segment(text) == expected
