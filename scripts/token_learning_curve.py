@@ -8,7 +8,7 @@ For each, the punctuation offsets are tuned on ted_dev talks as ``eval_token.py 
 punctuation overall F1 on iwslt dev2012 (ASR-style input) is computed on the labels directly (the words are
 given, so they align one to one; ``eval_token.py`` gives the same number through ``charrestore eval``),
 and cached as ``curve_point.json`` in the checkpoint folder (``--fresh`` recomputes).
-F1 is fitted as linear in log(CPU hours) over the points, and the fit is solved for ``--target``.
+F1 is fitted as linear in log(CPU hours) over the points from ``--fit-from`` on, and the fit is solved for ``--target``.
 The dev loss of every epoch in ``--state`` is listed beside it.
 
     python scripts/token_learning_curve.py --checkpoints runs/token-en-snapshots/ep* \\
@@ -103,7 +103,8 @@ def main():
         last = points[-1]["cpu_hours"]
         fit = {"slope_per_e_fold": slope, "intercept": intercept, "cpu_hours_for_target": need,
                "more_cpu_hours": need - last}
-        lines += ["", f"Fit: F1 = {intercept:.4f} + {slope:.4f} ln(CPU h) over {len(points)} points. "
+        lines += ["", f"Fit: F1 = {intercept:.4f} + {slope:.4f} ln(CPU h) over the {len(fitted)} points from epoch "
+                  f"{args.fit_from} on. "
                   f"F1 {args.target:.2f} at about {need:.2f} CPU h, i.e. {max(need - last, 0):.2f} more CPU h "
                   f"than the last point ({last:.2f} h), if the curve keeps its slope (with a learning-rate "
                   f"decay it usually bends up first, then flattens)."]
