@@ -76,6 +76,13 @@ def test_sentence_case_after_sentence_end(restorers):
             assert out[i + 2].isupper(), out
 
 
+@pytest.mark.parametrize("lang,spaces,marks", [("en", "restore", ".?"), ("en", "keep", ".?"), ("ja", "restore", "。？")])
+def test_document_ends_with_sentence_mark(restorers, lang, spaces, marks):
+    text = {"en": "will ai change our future obviously the answer is yes", "ja": "これはペンですかはいそうです"}[lang]
+    assert restorers[lang, spaces](text)[-1] in marks
+    assert restorers[lang, spaces](text + " :)").endswith(":)")  # no mark after a non-word character
+
+
 def test_marks_never_split_gujarati_clusters(restorers):
     text = "ક્ષત્રિયજ્ઞાનશ્રદ્ધાઅનેદ્વારકાજેવાશબ્દોમાંસંયુક્તાક્ષરોઆવેછે" * 3
     out = restorers["gu", "restore"](text)

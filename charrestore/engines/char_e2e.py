@@ -52,6 +52,8 @@ class CharEngine:
         self.masks = state_masks(pack)
         self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
         self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
+        has_end = (np.arange(pack.n_classes) & self.sentence_bits) != 0
+        self.end_mask = np.where(has_end, 0.0, -np.inf).astype(np.float32)
 
     def window_logits(self, ids: np.ndarray):
         """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch."""
@@ -62,12 +64,19 @@ class CharEngine:
             for w, lg in zip(batch, logits):
                 yield w, lg[w.keep_start - w.start:w.keep_end - w.start]
 
-    def classes(self, gids: np.ndarray, states: np.ndarray) -> np.ndarray:
-        """Merged argmax class per position (biases added, given spaces enforced)."""
+    def classes(self, gids: np.ndarray, states: np.ndarray, end_mark: bool = False) -> np.ndarray:
+        """Merged argmax class per position (biases added, given spaces enforced).
+
+        With ``end_mark`` the last position must take a sentence-final mark: training windows are cut from running
+        text, so the model never learns that the end of the input is the end of a sentence.
+        """
         out = np.empty(len(gids), np.int32)
         for w, lg in self.window_logits(input_ids(gids, states)):
             keep = slice(w.keep_start, w.keep_end)
-            out[keep] = (lg + self.bias + self.masks[states[keep]]).argmax(-1)
+            scores = lg + self.bias + self.masks[states[keep]]
+            if end_mark and w.keep_end == len(gids):
+                scores[-1] += self.end_mask
+            out[keep] = scores.argmax(-1)
         return out
 
     def encode(self, text: str, spaces: str = "auto") -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -94,4 +103,5 @@ class CharEngine:
         base, gids, states = self.encode(text, spaces)
         if not base:
             return ""
-        return render(base, self.sentence_case(base, self.classes(gids, states)), self.pack)
+        end_mark = bool(self.sentence_bits) and base[-1][0].isalnum()
+        return render(base, self.sentence_case(base, self.classes(gids, states, end_mark)), self.pack)
