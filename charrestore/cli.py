@@ -55,6 +55,9 @@ def add_fix(sub) -> None:
     p.add_argument("--engine", choices=("char", "pipeline"), default="char", help="char E2E model (default) or NB + token model")
     p.add_argument("--spaces", choices=("auto", "keep", "restore"), default="auto",
                    help="keep the input's spaces, restore all spaces, or auto: keep if the input has any (default)")
+    p.add_argument("--segmenter", choices=("auto", "nb", "none"), default="auto",
+                   help="char engine on unspaced input: spaces from the NB segmenter (nb) or the model (none); "
+                        "auto: as tuned on dev for the model (see its card)")
     p.add_argument("--threads", type=int, default=1, help="ONNX Runtime threads (default: 1)")
     p.add_argument("--batch-size", type=int, default=32, help="windows per model call (default: 32)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -86,7 +89,7 @@ def run_fix(args) -> int:
 
     from .restorer import Restorer, RestorerConfig
 
-    restorer = Restorer(RestorerConfig(lang=args.lang, engine=args.engine, spaces=args.spaces,
+    restorer = Restorer(RestorerConfig(lang=args.lang, engine=args.engine, spaces=args.spaces, segmenter=args.segmenter,
                                        threads=args.threads, batch_size=args.batch_size))
     for _, text in _lines(args):
         cr = text.endswith("\r")

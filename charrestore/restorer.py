@@ -16,6 +16,7 @@ from .engines.char_e2e import SPACES_MODES, CharEngine
 from .packs import load_pack
 
 ENGINES = ("char", "pipeline")
+SEGMENTERS = ("auto", "nb", "none")
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class RestorerConfig:
     lang: str = "en"
     engine: str = "char"
     spaces: str = "auto"  # auto | keep | restore
+    segmenter: str = "auto"  # char engine, unspaced input: NB spaces (nb), the model's (none), or as the card says (auto)
     threads: int = 1
     batch_size: int = 32
     models_dir: str | None = None  # default: the shipped models/
@@ -37,6 +39,8 @@ class Restorer:
             raise ValueError(f"spaces must be one of {', '.join(SPACES_MODES)}, not {config.spaces!r}")
         if config.engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {config.engine!r}")
+        if config.segmenter not in SEGMENTERS:
+            raise ValueError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {config.segmenter!r}")
         if config.threads < 1 or config.batch_size < 1:
             raise ValueError("threads and batch_size must be at least 1")
         self.config = config
@@ -47,7 +51,13 @@ class Restorer:
             if not name:
                 raise ValueError(f"pack {config.lang!r} names no char model")
             card, path = load_card(config.lang, name, root)
-            self.engine = CharEngine(self.pack, card, path, config.threads, config.batch_size)
+            use_nb = config.segmenter == "nb" or (config.segmenter == "auto" and card.get("nb_spaces", False))
+            segmenter = None
+            if use_nb:
+                from .segmenter import Segmenter
+
+                segmenter = Segmenter.load(config.lang, root)
+            self.engine = CharEngine(self.pack, card, path, config.threads, config.batch_size, segmenter)
         else:
             from .engines.pipeline import PipelineEngine
 

@@ -2,7 +2,8 @@
 
 The model is data: word and word-pair counts (``models/<lang>/nb.tsv.gz`` and its card). Decoding is an
 iterative Viterbi over (position, last word) states, linear in the input length for a fixed maximum word
-length ``L``, so any input is segmented in one pass, with no recursion and no chunking.
+length ``L``, with no recursion. Texts longer than ``BLOCK`` characters are decoded a block at a time, each
+block resuming at the last boundary found well inside the previous one, so memory stays bounded.
 
 >>> seg = Segmenter({"follow": 50, "friday": 40, "fri": 5, "day": 60, "the": 100, "bus": 10},
 ...                 {"follow friday": 20}, L=8, smoothing=10.0)
@@ -43,6 +44,7 @@ _INSIDE_NUMBER = regex.compile(r"(?<=\p{N})(?=\p{N})")
 _AT_JOINER = regex.compile(r"(?=['’-])|(?<=['’-])")
 _TOKEN = regex.compile(rf"{_WORD_RUN.pattern}|(?:(?!{_W}).)+", regex.DOTALL)
 HARD = math.inf
+BLOCK, MARGIN = 100_000, 1_000  # characters decoded at once; a block's last MARGIN characters are decoded again
 _NO_PAIRS: dict[str, float] = {}
 PARAMS = ("L", "smoothing", "camel", "digits", "caps")
 
@@ -135,7 +137,7 @@ class Segmenter:
 
     def segment(self, text: str) -> str:
         """``text`` with spaces inserted between words; no other character is changed, added or dropped."""
-        cuts = self._cuts(text)
+        cuts = self.cuts(text)
         if not cuts:
             return text
         parts, last = [], 0
@@ -151,8 +153,17 @@ class Segmenter:
 
     # --- decoding ------------------------------------------------------------------------
 
+    def cuts(self, text: str) -> list[int]:
+        """Positions in ``text`` where a space is to be inserted (ascending); never inside a grapheme cluster."""
+        out, start = [], 0
+        while len(text) - start > BLOCK:
+            end = start + BLOCK
+            keep = [start + k for k in self._cuts(text[start:end]) if start + k <= end - MARGIN]
+            out += keep
+            start = keep[-1] if keep else end - MARGIN
+        return out + [start + k for k in self._cuts(text[start:])]
+
     def _cuts(self, text: str) -> list[int]:
-        """Positions in ``text`` where a space is to be inserted (ascending)."""
         spans = [m.span() for m in _WORD_RUN.finditer(text)]
         if not spans:
             return []

@@ -5,7 +5,7 @@ same command users run) and, with --card, records the numbers in the model card.
 
 - restore: de-spaced, lowercased, mark-free input (the paper's setting);
 - keep: the same text with its spaces (lowercased, mark-free: ASR style), constrained decoding;
-- nb: the restore input segmented by the NB segmenter, then decoded as in keep (do NB spaces help the char model?).
+- nb: the restore input, with the spaces of the NB segmenter enforced (``--segmenter nb``; packs with an NB model).
 
     python scripts/eval_char.py --lang en --dev ../shared/corpora/en/ted_dev.tsv --set ted_dev --card
 """
@@ -63,7 +63,8 @@ def report(lang: str, name: str, pack, results: dict, command: str) -> str:
     for mode, r in results.items():
         cells = [fmt(r["features"][c]["f1"]) for c in pack.features]
         cells += [f"{r['ALL']['f1']:.3f}", f"{100 * r['wer']:.2f}"]
-        label = "NB segmenter, then char `--spaces keep`" if mode == "nb" else f"charrestore char, `--spaces {mode}`"
+        label = ("charrestore char + NB spaces, `--spaces restore --segmenter nb`" if mode == "nb"
+                 else f"charrestore char, `--spaces {mode}`" + (" `--segmenter none`" if mode == "restore" else ""))
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {r['chars_per_s']:,} |")
     signatures = sorted({r["signature"] for r in results.values()})
     return "\n".join(lines + ["", *(f"signature: `{s}`" for s in signatures), ""])
@@ -76,7 +77,7 @@ def main():
     p.add_argument("--holdout", type=int, default=0, help="dev = documents with numeric id %% N == 0")
     p.add_argument("--set", required=True, help="name of the dev set in reports and the card")
     p.add_argument("--name", default="char")
-    p.add_argument("--modes", nargs="+", default=["restore", "keep"])
+    p.add_argument("--modes", nargs="+", default=["restore", "keep", "nb"])
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--out", default="runs/eval")
     p.add_argument("--card", action="store_true", help="record the numbers in the model card")
@@ -89,18 +90,13 @@ def main():
     (out / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
     results = {}
     for mode in args.modes:
-        if mode in ("keep", "nb") and not pack.has_space:
+        if (mode in ("keep", "nb") and not pack.has_space) or (mode == "nb" and "nb" not in pack.models):
             continue
         inputs = [strip_features(r, pack) if mode != "keep" else spaced_input(r, pack) for r in refs]
         (out / f"input_{mode}.txt").write_text("\n".join(inputs) + "\n", encoding="utf-8")
-        restorer = Restorer(lang=args.lang, engine="char", spaces="keep" if mode == "nb" else mode,
-                            threads=args.threads, batch_size=64)
+        restorer = Restorer(lang=args.lang, engine="char", spaces="restore" if mode == "nb" else mode,
+                            segmenter="nb" if mode == "nb" else "none", threads=args.threads, batch_size=64)
         t = time.perf_counter()
-        if mode == "nb":
-            from charrestore.segmenter import Segmenter
-
-            segmenter = Segmenter.load(args.lang)
-            inputs = [segmenter.segment(x) for x in inputs]
         hyps = [restorer(x) for x in inputs]
         seconds = time.perf_counter() - t
         (out / f"hyp_{mode}.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")

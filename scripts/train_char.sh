@@ -14,7 +14,7 @@ case $lang in
   en) corpus=("$C/en/ted_train.tsv@8" "$C/en/public_domain/gutenberg_books.tsv@0.6"
               "$C/en/public_domain/state_of_the_union_1945_2006.tsv@0.6"
               "$C/en/public_domain/inaugural_addresses_1789_2021.tsv@0.3" "$C/en/brown_train_docs.tsv@0.5")
-      data=(--dev "$C/en/ted_dev.tsv"); opts=(--spaced 0.2 --conv 96)
+      data=(--dev "$C/en/ted_dev.tsv"); opts=(--spaced 0.2 --conv 160 --lstm 192)
       evals=("ted_dev --dev $C/en/ted_dev.tsv") ;;
   ja) corpus=("$C/ja/asdc_train.tsv@3" "$C/ja/jaquad_wiki_paragraphs_train.tsv@3" "$C/ja/jaquad_questions_train.txt@1")
       data=(--dev "$C/ja/asdc_dev.tsv" "$C/ja/jaquad_wiki_paragraphs_dev.tsv" "$C/ja/jaquad_questions_dev.txt")

@@ -1,4 +1,5 @@
-"""Tune a char model's decoding on dev data: window/overlap/cut, then per-feature logit biases.
+"""Tune a char model's decoding on dev data: window/overlap/cut, per-feature logit biases, and whether the NB
+segmenter's spaces beat the model's own on unspaced input (``nb_spaces`` in the card).
 
 Biases are fit on the even-numbered dev documents only, so the odd ones stay unseen for a check;
 the chosen values and the whole grid are written into the model card.
@@ -21,6 +22,7 @@ from charrestore.codec import parse, strip_features
 from charrestore.engines.char_e2e import CharEngine, class_bias
 from charrestore.packs import load_pack
 from charrestore.paths import models_dir
+from charrestore.segmenter import Segmenter
 from dev_sets import load_dev
 
 
@@ -43,16 +45,32 @@ def _f1(c) -> float:
     return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
 
 
-def decode(engine, docs, logits, bias):
+def decode(engine, docs, logits, bias, nb=False):
+    """Argmax classes with ``bias``; with ``nb`` the NB segmenter's spaces are enforced."""
     preds = []
-    for (base, _), lg in zip(docs, logits):
-        preds.append(engine.sentence_case(base, (lg + class_bias(engine.pack, bias)).argmax(-1).astype(np.int32)))
+    for (base, _, enforce), lg in zip(docs, logits):
+        scores = lg + class_bias(engine.pack, bias) + (engine.masks[enforce] if nb else 0.0)
+        preds.append(engine.sentence_case(base, scores.argmax(-1).astype(np.int32)))
     return preds
+
+
+def tune_biases(engine, docs, ref_cls, logits, features, grid, nb=False) -> dict:
+    """Coordinate ascent over per-feature biases: each feature's bias mostly moves its own F."""
+    bias = {f: 0.0 for f in engine.pack.features}
+    for _ in range(2):
+        for f in features:
+            trial = []
+            for v in grid:
+                s = feature_scores(engine.pack, ref_cls, decode(engine, docs, logits, {**bias, f: v}, nb))
+                trial.append((s[f] + 0.5 * s["ALL"], v))
+            bias[f] = max(trial)[1]
+        print("bias", bias, "nb" if nb else "", flush=True)
+    return bias
 
 
 def merged_logits(engine, docs):
     out = []
-    for base, gids in docs:
+    for base, gids, _ in docs:
         states = np.zeros(len(gids), np.int32)
         out.append(np.concatenate([lg for _, lg in engine.window_logits(gids * 3 + states)]))
     return out
@@ -75,12 +93,13 @@ def main():
     card, onnx = load_card(args.lang, args.name)
     refs = load_dev(args.dev, pack, args.holdout)[: args.max_docs]
     tune_refs = refs[0::2]
-    engine = CharEngine(pack, card, onnx, threads=args.threads, batch_size=64)
+    segmenter = Segmenter.load(args.lang) if "nb" in pack.models and pack.bit("SPACE") else None
+    engine = CharEngine(pack, card, onnx, threads=args.threads, batch_size=64, segmenter=segmenter)
     ref_cls = [parse(r, pack)[1] for r in tune_refs]
     docs = []
     for r in tune_refs:
-        base, gids, _ = engine.encode(strip_features(r, pack), "restore")
-        docs.append((base, gids))
+        base, gids, _, enforce = engine.encode(strip_features(r, pack), "restore")
+        docs.append((base, gids, enforce))
     print(f"tuning on {len(docs)} dev documents, {sum(len(b) for b, _ in docs)} graphemes", flush=True)
 
     grid = []
@@ -109,23 +128,24 @@ def main():
     engine.window, engine.overlap, engine.cut = window, overlap, cut
     logits = merged_logits(engine, docs)
 
-    bias = {f: 0.0 for f in pack.features}
-    for _ in range(2):  # coordinate ascent: each feature's bias mostly moves its own F
-        for f in pack.features:
-            trial = []
-            for v in args.biases:
-                s = feature_scores(pack, ref_cls, decode(engine, docs, logits, {**bias, f: v}))
-                trial.append((s[f] + 0.5 * s["ALL"], v))
-            bias[f] = max(trial)[1]
-        print("bias", bias, flush=True)
+    bias = tune_biases(engine, docs, ref_cls, logits, pack.features, args.biases)
     final = feature_scores(pack, ref_cls, decode(engine, docs, logits, bias))
     print("tuned on the even dev documents:", final)
+    nb_spaces, nb_scores = False, None
+    if segmenter is not None:  # the model's spaces, or the NB segmenter's (marks and case still from the model)?
+        nb_bias = tune_biases(engine, docs, ref_cls, logits, [f for f in pack.features if f != "SPACE"], args.biases,
+                              nb=True)
+        nb_scores = feature_scores(pack, ref_cls, decode(engine, docs, logits, nb_bias, nb=True))
+        print("with NB spaces:", nb_scores)
+        if nb_scores["ALL"] > final["ALL"]:
+            nb_spaces, bias = True, {**nb_bias, "SPACE": bias["SPACE"]}
 
-    card.update({"window": window, "overlap": overlap, "cut": cut, "bias": bias,
+    card.update({"window": window, "overlap": overlap, "cut": cut, "bias": bias, "nb_spaces": nb_spaces,
                  "tuning": {"dev": [Path(d).name for d in args.dev], "holdout": args.holdout,
                             "documents": "even-numbered dev documents (odd ones unseen)", "window_grid": grid,
                             "cut_grid": cut_grid, "bias_grid": args.biases, "objective": "F(feature) + 0.5 ALL",
-                            "scores_after": final, "command": "python " + " ".join(sys.argv)}})
+                            "scores_after": final, "scores_after_nb_spaces": nb_scores,
+                            "command": "python " + " ".join(sys.argv)}})
     write_card(models_dir() / args.lang / f"{args.name}.json", card)
     print(json.dumps({"window": window, "overlap": overlap, "cut": cut, "bias": bias}))
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
-from charrestore.codec import graphemes
+from charrestore.codec import graphemes, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_MODELS = ROOT / "tests" / "fixtures" / "models"
@@ -88,6 +88,37 @@ def test_marks_never_split_gujarati_clusters(restorers):
     out = restorers["gu", "restore"](text)
     marks = {".", ",", "?", " "}
     assert [g for g in graphemes(out) if g not in marks] == graphemes(text)
+
+
+@pytest.fixture(scope="module")
+def models_with_nb(tmp_path_factory):
+    """The fixture char model beside the fixture NB counts."""
+    root = tmp_path_factory.mktemp("models")
+    shutil.copytree(FIXTURE_MODELS / "en", root / "en")
+    for f in (ROOT / "tests" / "fixtures" / "nb" / "en").iterdir():
+        shutil.copy(f, root / "en")
+    return root
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(any_text, texty))
+def test_nb_spaces_on_unspaced_input(models_with_nb, text):
+    """--segmenter nb: the spaces are the NB segmenter's, the rest is the model's, and nothing is lost."""
+    from charrestore.segmenter import Segmenter
+
+    pack = load_pack("en")
+    restorer = Restorer(lang="en", spaces="restore", segmenter="nb", models_dir=str(models_with_nb))
+    out = restorer(text)
+    assert base_text(out, pack) == base_text(text, pack)
+    base = parse(text, pack, apply_map=False)[0]
+    if base and graphemes("".join(base)) == base:  # no grapheme merged across a dropped space
+        expected = Segmenter.load("en", models_with_nb).segment("".join(base)).split(" ")
+        assert [base_text(w, pack) for w in out.split(" ")] == [base_text(w, pack) for w in expected]
+
+
+def test_unknown_segmenter_mode_is_refused():
+    with pytest.raises(ValueError, match="segmenter"):
+        Restorer(lang="en", segmenter="bigram", models_dir=str(FIXTURE_MODELS))
 
 
 def test_same_output_for_any_batch_size_and_threads():

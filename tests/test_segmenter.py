@@ -9,12 +9,14 @@ import os
 import shutil
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import charrestore.segmenter as segmenter_module
 from charrestore.cards import ModelError
 from charrestore.codec import graphemes
 from charrestore.segmenter import HARD, Segmenter
@@ -233,3 +235,33 @@ def test_shipped_gujarati_model():
     out = gu.segment(text)
     assert out.replace(" ", "") == text and out.count(" ") >= 4
     assert out.startswith("ધારવાડ જિલ્લો ભારત")
+
+
+
+@contextmanager
+def blocks(size: int, margin: int):
+    """Decode in blocks of ``size`` characters (the shipped block is far larger than any fixture text)."""
+    saved = segmenter_module.BLOCK, segmenter_module.MARGIN
+    segmenter_module.BLOCK, segmenter_module.MARGIN = size, margin
+    try:
+        yield
+    finally:
+        segmenter_module.BLOCK, segmenter_module.MARGIN = saved
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=texty.map(lambda t: t * 30))
+def test_blocked_decoding_keeps_the_contract(seg, text):
+    """Long texts are decoded a block at a time (bounded memory): still only spaces, and only between graphemes."""
+    with blocks(200, 40):
+        out = seg.segment(text)
+    at = inserted(text, out)
+    assert at is not None and set(at) <= grapheme_starts(text)
+
+
+def test_blocked_decoding_of_a_long_text(seg):
+    text = "followfridaytheiphone" * 2000
+    with blocks(1000, 100):
+        blocked = seg.segment(text)
+    assert blocked.replace(" ", "") == text
+    assert blocked.split() == seg.segment(text).split()

@@ -40,8 +40,9 @@ def state_masks(pack: LanguagePack) -> np.ndarray:
 class CharEngine:
     """Restores text with one char E2E model; thread count and batch size never change the output."""
 
-    def __init__(self, pack: LanguagePack, card: dict, onnx_path: Path, threads: int = 1, batch_size: int = 32):
-        self.pack, self.card = pack, card
+    def __init__(self, pack: LanguagePack, card: dict, onnx_path: Path, threads: int = 1, batch_size: int = 32,
+                 segmenter=None):
+        self.pack, self.card, self.segmenter = pack, card, segmenter
         if list(card["features"]) != list(pack.features):
             raise ValueError(f"{onnx_path}: model features {card['features']} differ from pack {pack.code}")
         self.index = {g: i for i, g in enumerate(card["vocab"])}
@@ -64,30 +65,45 @@ class CharEngine:
             for w, lg in zip(batch, logits):
                 yield w, lg[w.keep_start - w.start:w.keep_end - w.start]
 
-    def classes(self, gids: np.ndarray, states: np.ndarray, end_mark: bool = False) -> np.ndarray:
-        """Merged argmax class per position (biases added, given spaces enforced).
+    def classes(self, gids: np.ndarray, states: np.ndarray, end_mark: bool = False,
+                enforce: np.ndarray | None = None) -> np.ndarray:
+        """Merged argmax class per position (biases added, the spaces of ``enforce``, default ``states``, enforced).
 
         With ``end_mark`` the last position must take a sentence-final mark: training windows are cut from running
         text, so the model never learns that the end of the input is the end of a sentence.
         """
+        enforce = states if enforce is None else enforce
         out = np.empty(len(gids), np.int32)
         for w, lg in self.window_logits(input_ids(gids, states)):
             keep = slice(w.keep_start, w.keep_end)
-            scores = lg + self.bias + self.masks[states[keep]]
+            scores = lg + self.bias + self.masks[enforce[keep]]
             if end_mark and w.keep_end == len(gids):
                 scores[-1] += self.end_mask
             out[keep] = scores.argmax(-1)
         return out
 
-    def encode(self, text: str, spaces: str = "auto") -> tuple[list[str], np.ndarray, np.ndarray]:
-        """Normalized input: base graphemes, their vocabulary ids and the space states for ``spaces``."""
+    def encode(self, text: str, spaces: str = "auto") -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+        """Normalized input: base graphemes, their vocabulary ids, the space states the model reads for ``spaces``,
+        and the states enforced at the argmax (the given spaces, or the segmenter's on unspaced input)."""
         base, given = parse(text, self.pack, apply_map=False)
         states = np.full(len(base), UNKNOWN, np.int32)
         keep = spaces == "keep" or (spaces == "auto" and bool((given & self.space_bit).any()))
         if keep and self.space_bit and base:
             states = np.where(given & self.space_bit, HAS_SPACE, NO_SPACE).astype(np.int32)
             states[-1] = NO_SPACE
-        return base, grapheme_ids(base, self.index), states
+            return base, grapheme_ids(base, self.index), states, states
+        enforce = self.segmented(base) if self.segmenter is not None and self.space_bit and base else states
+        return base, grapheme_ids(base, self.index), states, enforce
+
+    def segmented(self, base: list[str]) -> np.ndarray:
+        """The NB segmenter's spaces as states to enforce. The model still reads the unspaced input: its marks and
+        case stay as good as without the segmenter, and the spaces come from the (more accurate) word model."""
+        ends = np.cumsum([len(g) for g in base])
+        cut = np.zeros(ends[-1] + 1, bool)
+        cut[self.segmenter.cuts("".join(base))] = True
+        states = np.where(cut[ends], HAS_SPACE, NO_SPACE).astype(np.int32)
+        states[-1] = NO_SPACE
+        return states
 
     def sentence_case(self, base: list[str], cls: np.ndarray) -> np.ndarray:
         """Capitalize the first grapheme and every grapheme after a sentence-final mark plus space."""
@@ -100,8 +116,8 @@ class CharEngine:
         return cls
 
     def restore(self, text: str, spaces: str = "auto") -> str:
-        base, gids, states = self.encode(text, spaces)
+        base, gids, states, enforce = self.encode(text, spaces)
         if not base:
             return ""
         end_mark = bool(self.sentence_bits) and base[-1][0].isalnum()
-        return render(base, self.sentence_case(base, self.classes(gids, states, end_mark)), self.pack)
+        return render(base, self.sentence_case(base, self.classes(gids, states, end_mark, enforce)), self.pack)
