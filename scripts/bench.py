@@ -1,11 +1,17 @@
 """Speed and size benchmarks of the shipped engines (medians of several runs; not a test).
 
 - latency on the 42-word paragraph of Table 5 of the CNN-BiLSTM paper, at 1 and 2 threads;
-- throughput (chars/s) on a 1 MB document (de-spaced TED dev text when ../shared is there);
-- cold start of ``charrestore fix "…"`` as a whole process, and its peak RSS;
+- throughput (chars/s) on a 1 MB document, unspaced (spaces restored: the engine's default segmenter choice, and
+  the char model alone) and spaced (``--spaces keep``), at 1 and 2 threads;
+- cold start of ``charrestore fix "…"`` as a whole process;
+- peak RSS (VmHWM) of a fresh process that restores the 1 MB document;
 - model file size.
 
-    python scripts/bench.py [--lang en] [--engines char pipeline] [--out reports/bench.md]
+Engines run interleaved in one process, so rows compare with each other on the same (possibly busy) machine.
+The long documents are dev text when ../shared is there (en: TED dev; ja: JaQuAD dev; gu: held-out articles),
+else the fixture texts.
+
+    python scripts/bench.py [--lang en] [--engines char pipeline] [--out reports/bench_en.md]
 """
 
 from __future__ import annotations
@@ -13,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import resource
 import statistics
 import subprocess
 import sys
@@ -24,7 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 TABLE5 = ("but what are the risks i am not technical i'm not an engineer i don't play one on the internet "
           "but i appreciate perspectives on ai from those people who are able to immerse themselves in some "
           "of the more technical aspects")
-TED_DEV = ROOT.parent / "shared" / "corpora" / "en" / "ted_dev.tsv"
+CORPORA = ROOT.parent / "shared" / "corpora"
+DEV_TEXT = {"en": (CORPORA / "en" / "ted_dev.tsv", 0), "ja": (CORPORA / "ja" / "jaquad_wiki_paragraphs_dev.tsv", 0),
+            "gu": (CORPORA / "gu" / "gu_wiki_train.tsv", 50)}
+_PEAK_RSS = "next(int(l.split()[1]) / 1024 for l in open('/proc/self/status') if l.startswith('VmHWM'))"
 
 
 def median_time(fn, runs: int) -> float:
@@ -36,62 +44,81 @@ def median_time(fn, runs: int) -> float:
     return statistics.median(times)
 
 
-def long_document(lang: str, size: int) -> str:
+def long_document(lang: str, size: int, spaced: bool) -> str:
+    """``size`` characters of lower-case, mark-free text; spaced (ASR style) or with its spaces removed."""
     from charrestore import load_pack
-    from charrestore.codec import strip_features
+    from charrestore.codec import parse, render
 
     pack = load_pack(lang)
-    if lang == "en" and TED_DEV.is_file():
-        text = "".join(strip_features(line.split("\t")[-1], pack) for line in TED_DEV.read_text().splitlines())
+    path, holdout = DEV_TEXT.get(lang, (None, 0))
+    if path and path.is_file():
+        lines = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
+        text = " ".join(c[-1] for c in lines if not holdout or (c[0].isdigit() and int(c[0]) % holdout == 0))
     else:
-        text = strip_features((ROOT / "tests" / "fixtures" / "text" / f"{lang}.txt").read_text(), pack)
-    return (text * (size // len(text) + 1))[:size]
+        text = (ROOT / "tests" / "fixtures" / "text" / f"{lang}.txt").read_text(encoding="utf-8")
+    base, classes = parse(text[: 2 * size], pack)
+    text = render(base, classes & pack.bit("SPACE") if spaced else classes * 0, pack)
+    return (text * (size // max(len(text), 1) + 1))[:size]
 
 
-def cold_start(lang: str, engine: str, runs: int) -> tuple[float, float]:
-    """Median wall time of a whole ``charrestore fix`` process, and the largest child peak RSS (MB)."""
+def cold_start(lang: str, engine: str, runs: int) -> float:
+    """Median wall time of a whole ``charrestore fix`` process on a short input."""
     cmd = [sys.executable, "-m", "charrestore", "fix", "--lang", lang, "--engine", engine, "willaichangeourfuture"]
-    t = median_time(lambda: subprocess.run(cmd, check=True, capture_output=True), runs)
-    return t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return median_time(lambda: subprocess.run(cmd, check=True, capture_output=True), runs)
+
+
+def peak_rss_mb(lang: str, engine: str, doc: str) -> float:
+    """VmHWM of a fresh process that restores ``doc`` from stdin (ru_maxrss would carry this process's over)."""
+    code = (f"import sys; from charrestore.cli import main; main(['fix', '--lang', {lang!r}, '--engine', {engine!r}]); "
+            f"print({_PEAK_RSS}, file=sys.stderr)")
+    res = subprocess.run([sys.executable, "-c", code], input=doc.encode(), capture_output=True, check=True)
+    return float(res.stderr.decode().strip().splitlines()[-1])
 
 
 def bench_engine(lang: str, engine: str, runs: int, size: int) -> dict:
     from charrestore import Restorer
 
     row = {"engine": engine, "lang": lang}
+    unspaced, spaced = long_document(lang, size, False), long_document(lang, size, True)
     for threads in (1, 2):
         r = Restorer(lang=lang, engine=engine, threads=threads, batch_size=32)
         r(TABLE5)  # warm-up
         row[f"table5_ms_{threads}t"] = 1000 * median_time(lambda: r(TABLE5), runs * 10)
-        doc = long_document(lang, size)
-        row[f"chars_per_s_{threads}t"] = len(doc) / median_time(lambda: r(doc), runs)
-    row["cold_start_s"], row["cold_start_peak_rss_mb"] = cold_start(lang, engine, runs + 4)
+        row[f"unspaced_chars_per_s_{threads}t"] = len(unspaced) / median_time(lambda: r(unspaced), runs)
+        row[f"spaced_chars_per_s_{threads}t"] = len(spaced) / median_time(lambda: r(spaced), runs)
+    if engine == "char":
+        alone = Restorer(lang=lang, engine=engine, threads=1, batch_size=32, segmenter="none")
+        row["unspaced_model_alone_chars_per_s_1t"] = len(unspaced) / median_time(lambda: alone(unspaced), runs)
+        row["nb_spaces"] = bool(r.engine.segmenter)
+    row["cold_start_s"] = cold_start(lang, engine, runs + 4)
+    row["peak_rss_mb_1mb_doc"] = peak_rss_mb(lang, engine, unspaced + "\n")
     card = r.engine.card
-    row["model_mb"] = (ROOT / "models" / lang / card["file"]).stat().st_size / 1e6 if "file" in card else None
+    row["model_mb"] = (ROOT / "models" / lang / card["file"]).stat().st_size / 1e6
     return row
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--lang", default="en")
-    p.add_argument("--engines", nargs="+", default=["char"])
+    p.add_argument("--engines", nargs="+", default=["char", "pipeline"])
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--size", type=int, default=1_000_000, help="long-document size in characters")
-    p.add_argument("--out", default=str(ROOT / "reports" / "bench.md"))
+    p.add_argument("--out", help="report path (default: reports/bench_<lang>.md)")
     args = p.parse_args()
+    out = Path(args.out or ROOT / "reports" / f"bench_{args.lang}.md")
     rows = [bench_engine(args.lang, e, args.runs, args.size) for e in args.engines]
-    cols = ["engine", "table5_ms_1t", "table5_ms_2t", "chars_per_s_1t", "chars_per_s_2t", "cold_start_s",
-            "cold_start_peak_rss_mb", "model_mb"]
-    lines = [f"Machine: {platform.processor() or platform.machine()}, {platform.python_version()}; "
-             f"medians of {args.runs} runs (Table-5 latency: {args.runs * 10}); `python {' '.join(sys.argv)}`", "",
+    cols = list(dict.fromkeys(k for row in rows for k in row))
+    lines = [f"Machine: {platform.machine()}, {platform.python_version()}; medians of {args.runs} runs "
+             f"(Table-5 latency: {args.runs * 10}); `python {' '.join(sys.argv)}`", "",
              "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for row in rows:
-        lines.append("| " + " | ".join(f"{row[c]:,.1f}" if isinstance(row[c], float) else str(row[c]) for c in cols) + " |")
+        lines.append("| " + " | ".join(f"{row[c]:,.1f}" if isinstance(row.get(c), float) else str(row.get(c, "–"))
+                                       for c in cols) + " |")
     report = "\n".join(lines) + "\n"
     print(report)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(report)
-    Path(args.out).with_suffix(".json").write_text(json.dumps(rows, indent=2))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(report)
+    out.with_suffix(".json").write_text(json.dumps(rows, indent=2))
 
 
 if __name__ == "__main__":
