@@ -62,9 +62,10 @@ def report(lang: str, name: str, pack, results: dict, command: str) -> str:
         lines.append(f"| {label} | " + " | ".join(f"{row[c]:.2f}" if c in row else "" for c in cols) + " | |")
     for mode, r in results.items():
         cells = [fmt(r["features"][c]["f1"]) for c in pack.features]
-        cells += [f"{r['ALL']['f1']:.3f}", f"{100 * r['wer']:.2f}"]
+        cells += [f"{r['ALL']['f1']:.3f}", "–" if r["wer"] is None else f"{100 * r['wer']:.2f}"]
         label = ("charrestore char + NB spaces, `--spaces restore --segmenter nb`" if mode == "nb"
-                 else f"charrestore char, `--spaces {mode}`" + (" `--segmenter none`" if mode == "restore" else ""))
+                 else f"charrestore char, `--spaces {mode}`"
+                 + (" `--segmenter none`" if mode == "restore" and "nb" in pack.models else ""))
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {r['chars_per_s']:,} |")
     signatures = sorted({r["signature"] for r in results.values()})
     return "\n".join(lines + ["", *(f"signature: `{s}`" for s in signatures), ""])

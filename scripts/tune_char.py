@@ -100,7 +100,7 @@ def main():
     for r in tune_refs:
         base, gids, _, enforce = engine.encode(strip_features(r, pack), "restore")
         docs.append((base, gids, enforce))
-    print(f"tuning on {len(docs)} dev documents, {sum(len(b) for b, _ in docs)} graphemes", flush=True)
+    print(f"tuning on {len(docs)} dev documents, {sum(len(d[0]) for d in docs)} graphemes", flush=True)
 
     grid = []
     best = None
