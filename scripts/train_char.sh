@@ -3,11 +3,12 @@
 #   bash scripts/train_char.sh en 120      # language, minutes of training in this stage
 #   bash scripts/train_char.sh en 0        # no training: export, tune and evaluate the current state
 #   bash scripts/train_char.sh gu 60 1     # optional third argument: TensorFlow threads (to share the CPU)
+#   bash scripts/train_char.sh gu 60 1 5e-4  # optional fourth: continue at this learning rate (a manual decay stage)
 # Each stage resumes from training_state/<lang>-char/ (committed: weights, optimizer, RNG, vocabulary)
 # and leaves the new state there. Corpora come from ../shared/corpora and are never committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-lang=${1:?language}; minutes=${2:-120}; threads=${3:-0}
+lang=${1:?language}; minutes=${2:-120}; threads=${3:-0}; set_lr=${4:-}
 C=../shared/corpora
 run=runs/char-$lang; state=training_state/$lang-char
 case $lang in
@@ -28,6 +29,7 @@ case $lang in
 esac
 if [ "$minutes" != 0 ]; then
   resume=(); [ -f "$state/state.json" ] && resume=(--resume-from "$state")
+  [ -n "$set_lr" ] && resume+=(--set-lr "$set_lr")
   charrestore train char --lang "$lang" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
     --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" "${resume[@]}"
 fi
