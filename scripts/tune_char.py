@@ -1,4 +1,4 @@
-"""Tune a char model's decoding on dev data: window/overlap/cut, per-feature logit biases, and whether the NB
+"""Tune a char model's decoding on dev data: window/overlap/cut (the cheapest setting as good as the best), per-feature logit biases, and whether the NB
 segmenter's spaces beat the model's own on unspaced input (``nb_spaces`` in the card).
 
 Biases are fit on the even-numbered dev documents only, so the odd ones stay unseen for a check;
@@ -20,6 +20,7 @@ import numpy as np
 from charrestore.cards import load_card, write_card
 from charrestore.codec import parse, strip_features
 from charrestore.engines.char_e2e import CharEngine, class_bias
+from charrestore.engines.char_input import UNKNOWN
 from charrestore.packs import load_pack
 from charrestore.paths import models_dir
 from charrestore.segmenter import Segmenter
@@ -49,7 +50,9 @@ def decode(engine, docs, logits, bias, nb=False):
     """Argmax classes with ``bias``; with ``nb`` the NB segmenter's spaces are enforced."""
     preds = []
     for (base, _, enforce), lg in zip(docs, logits):
-        scores = lg + class_bias(engine.pack, bias) + (engine.masks[enforce] if nb else 0.0)
+        given = enforce if nb else np.full(len(base), UNKNOWN, np.int32)
+        scores = engine.scores(lg, given, class_bias(engine.pack, bias), at_end=True,
+                               end_mark=engine.ends_sentence(base))
         preds.append(engine.sentence_case(base, scores.argmax(-1).astype(np.int32)))
     return preds
 
@@ -82,9 +85,11 @@ def main():
     p.add_argument("--dev", nargs="+", required=True, help="dev files (or the train file with --holdout)")
     p.add_argument("--holdout", type=int, default=0, help="dev = documents with numeric id %% N == 0")
     p.add_argument("--name", default="char")
-    p.add_argument("--windows", type=int, nargs="+", default=[200, 300])
+    p.add_argument("--windows", type=int, nargs="+", default=[200, 300, 400])
     p.add_argument("--overlaps", type=int, nargs="+", default=[40, 80, 120])
     p.add_argument("--biases", type=float, nargs="+", default=[-1.0, -0.5, 0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0])
+    p.add_argument("--tolerance", type=float, default=0.0005,
+                   help="take the cheapest window/overlap whose ALL F is within this of the best")
     p.add_argument("--max-docs", type=int, default=2000)
     p.add_argument("--threads", type=int, default=2)
     args = p.parse_args()
@@ -108,7 +113,6 @@ def main():
     print(f"tuning on {len(docs)} dev documents, {sum(len(d[0]) for d in docs)} graphemes", flush=True)
 
     grid = []
-    best = None
     for window in args.windows:
         for overlap in args.overlaps:
             if overlap >= window:
@@ -118,11 +122,12 @@ def main():
             logits = merged_logits(engine, docs)
             scores = feature_scores(pack, ref_cls, decode(engine, docs, logits, {}))
             grid.append({"window": window, "overlap": overlap, "cut": overlap // 2, **scores,
-                         "seconds": round(time.time() - t, 1)})
+                         "cost": round(window / (window - overlap), 3), "seconds": round(time.time() - t, 1)})
             print(grid[-1], flush=True)
-            if best is None or scores["ALL"] > best[0]:
-                best = (scores["ALL"], window, overlap, logits)
-    _, window, overlap, logits = best
+    # the cheapest setting (model calls per grapheme) whose ALL is within --tolerance of the best
+    top = max(g["ALL"] for g in grid)
+    chosen = min((g for g in grid if g["ALL"] >= top - args.tolerance), key=lambda g: (g["cost"], -g["ALL"]))
+    window, overlap = chosen["window"], chosen["overlap"]
     cut_grid = []
     for cut in sorted({0, overlap // 4, overlap // 2, 3 * overlap // 4, overlap}):
         engine.window, engine.overlap, engine.cut = window, overlap, cut
@@ -148,6 +153,7 @@ def main():
     card.update({"window": window, "overlap": overlap, "cut": cut, "bias": bias, "nb_spaces": nb_spaces,
                  "tuning": {"dev": [Path(d).name for d in args.dev], "holdout": args.holdout,
                             "documents": "even-numbered dev documents (odd ones unseen)", "window_grid": grid,
+                            "window_choice": f"cheapest within {args.tolerance} ALL of the best",
                             "cut_grid": cut_grid, "bias_grid": args.biases, "objective": "F(feature) + 0.5 ALL",
                             "scores_after": final, "scores_after_nb_spaces": nb_scores,
                             "command": "python " + " ".join(sys.argv)}})

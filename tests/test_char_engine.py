@@ -10,12 +10,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
 from charrestore.codec import graphemes, parse
+from charrestore.engines.char_e2e import class_bias
+from charrestore.engines.char_input import NO_SPACE
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_MODELS = ROOT / "tests" / "fixtures" / "models"
@@ -81,6 +84,20 @@ def test_document_ends_with_sentence_mark(restorers, lang, spaces, marks):
     text = {"en": "will ai change our future obviously the answer is yes", "ja": "これはペンですかはいそうです"}[lang]
     assert restorers[lang, spaces](text)[-1] in marks
     assert restorers[lang, spaces](text + " :)").endswith(":)")  # no mark after a non-word character
+
+
+def test_end_of_input_folds_the_space_twins(restorers):
+    """The model, trained on running text, expects '.+SPACE' at the end: that must give '.', not the mark combination
+    that the summed per-feature biases favour among the classes without a space."""
+    engine = restorers["en", "restore"].engine
+    pack = engine.pack
+    logits = np.full((2, pack.n_classes), -5.0, np.float32)
+    logits[-1, pack.bit("SPACE")] = 5.0
+    logits[-1, pack.bit(".") | pack.bit("SPACE")] = 4.0
+    bias = class_bias(pack, {"CAPS": 0.75, ".": 1.0, ",": 1.5, "?": 1.0})
+    scores = engine.scores(logits, np.full(2, NO_SPACE), bias, at_end=True, end_mark=True)
+    assert scores[-1].argmax() == pack.bit(".")
+    assert scores[0].argmax() == pack.bit("CAPS") | pack.bit(".") | pack.bit(",") | pack.bit("?")  # only the end folds
 
 
 def test_marks_never_split_gujarati_clusters(restorers):

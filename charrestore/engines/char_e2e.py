@@ -55,6 +55,7 @@ class CharEngine:
         self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
         has_end = (np.arange(pack.n_classes) & self.sentence_bits) != 0
         self.end_mask = np.where(has_end, 0.0, -np.inf).astype(np.float32)
+        self.no_space = np.flatnonzero((np.arange(pack.n_classes) & self.space_bit) == 0)
 
     def window_logits(self, ids: np.ndarray):
         """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch."""
@@ -76,11 +77,21 @@ class CharEngine:
         out = np.empty(len(gids), np.int32)
         for w, lg in self.window_logits(input_ids(gids, states)):
             keep = slice(w.keep_start, w.keep_end)
-            scores = lg + self.bias + self.masks[enforce[keep]]
-            if end_mark and w.keep_end == len(gids):
-                scores[-1] += self.end_mask
-            out[keep] = scores.argmax(-1)
+            out[keep] = self.scores(lg, enforce[keep], at_end=w.keep_end == len(gids), end_mark=end_mark).argmax(-1)
         return out
+
+    def scores(self, logits: np.ndarray, enforce: np.ndarray, bias: np.ndarray | None = None, at_end: bool = False,
+               end_mark: bool = False) -> np.ndarray:
+        """Decision scores: logits + biases + the enforced spaces. At the end of the input a class and its +SPACE
+        twin are one class (the model, trained on running text, expects a space there; rendering drops it)."""
+        scores = logits + (self.bias if bias is None else bias) + self.masks[enforce]
+        if at_end and self.space_bit:
+            last = np.full_like(logits[-1], -np.inf)
+            last[self.no_space] = np.maximum(logits[-1, self.no_space], logits[-1, self.no_space | self.space_bit])
+            scores[-1] = last + (self.bias if bias is None else bias) + self.masks[enforce[-1]]
+        if at_end and end_mark:
+            scores[-1] += self.end_mask
+        return scores
 
     def encode(self, text: str, spaces: str = "auto") -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
         """Normalized input: base graphemes, their vocabulary ids, the space states the model reads for ``spaces``,
@@ -119,5 +130,9 @@ class CharEngine:
         base, gids, states, enforce = self.encode(text, spaces)
         if not base:
             return ""
-        end_mark = bool(self.sentence_bits) and base[-1][0].isalnum()
-        return render(base, self.sentence_case(base, self.classes(gids, states, end_mark, enforce)), self.pack)
+        return render(base, self.sentence_case(base, self.classes(gids, states, self.ends_sentence(base), enforce)),
+                      self.pack)
+
+    def ends_sentence(self, base: list[str]) -> bool:
+        """Whether the input's last grapheme must take a sentence-final mark (it ends in a letter or digit)."""
+        return bool(self.sentence_bits) and base[-1][0].isalnum()
