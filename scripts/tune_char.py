@@ -1,4 +1,5 @@
-"""Tune a char model's decoding on dev data: window/overlap/cut (the cheapest setting as good as the best), per-feature logit biases, and whether the NB
+"""Tune a char model's decoding on dev data: window/overlap/cut (the cheapest setting as good as the best),
+the cost of keeping a capital after a comma, per-feature logit biases, and whether the NB
 segmenter's spaces beat the model's own on unspaced input (``nb_spaces`` in the card).
 
 Biases are fit on the even-numbered dev documents only, so the odd ones stay unseen for a check;
@@ -46,14 +47,16 @@ def _f1(c) -> float:
     return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
 
 
-def decode(engine, docs, logits, bias, nb=False):
-    """Argmax classes with ``bias``; with ``nb`` the NB segmenter's spaces are enforced."""
+def decode(engine, docs, logits, bias, nb=False, penalty=float("inf")):
+    """Classes as the runtime decodes them, with ``bias`` and the capital-after-mark ``penalty``;
+    with ``nb`` the NB segmenter's spaces are enforced."""
     preds = []
     for (base, _, enforce), lg in zip(docs, logits):
         given = enforce if nb else np.full(len(base), UNKNOWN, np.int32)
         scores = engine.scores(lg, given, class_bias(engine.pack, bias), at_end=True,
                                end_mark=engine.ends_sentence(base))
-        preds.append(engine.sentence_case(base, scores.argmax(-1).astype(np.int32)))
+        cls = engine.capital_after_mark(scores, scores.argmax(-1).astype(np.int32), penalty)
+        preds.append(engine.sentence_case(base, cls))
     return preds
 
 
@@ -90,6 +93,8 @@ def main():
     p.add_argument("--biases", type=float, nargs="+", default=[-1.0, -0.5, 0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0])
     p.add_argument("--tolerance", type=float, default=0.0005,
                    help="take the cheapest window/overlap whose ALL F is within this of the best")
+    p.add_argument("--penalties", type=float, nargs="+", default=[float("inf"), 4.0, 2.0, 1.0, 0.5, 0.0],
+                   help="grid of the cost of keeping a capital after a non-final mark")
     p.add_argument("--max-docs", type=int, default=2000)
     p.add_argument("--threads", type=int, default=2)
     args = p.parse_args()
@@ -150,15 +155,26 @@ def main():
         if nb_scores["ALL"] > final["ALL"]:
             nb_spaces, bias = True, {**nb_bias, "SPACE": bias["SPACE"]}
 
+    penalty, penalty_grid = float("inf"), []
+    if engine.caps_bit and engine.space_bit and engine.other_marks:  # a capital after a comma: a name, or an error?
+        for v in args.penalties:
+            s = feature_scores(pack, ref_cls, decode(engine, docs, logits, bias, nb=nb_spaces, penalty=v))
+            penalty_grid.append({"penalty": v, **s})
+            print(penalty_grid[-1], flush=True)
+        penalty = max(penalty_grid, key=lambda g: g["ALL"])["penalty"]
+
     card.update({"window": window, "overlap": overlap, "cut": cut, "bias": bias, "nb_spaces": nb_spaces,
+                 "capital_after_mark_penalty": None if penalty == float("inf") else penalty,
                  "tuning": {"dev": [Path(d).name for d in args.dev], "holdout": args.holdout,
                             "documents": "even-numbered dev documents (odd ones unseen)", "window_grid": grid,
                             "window_choice": f"cheapest within {args.tolerance} ALL of the best",
                             "cut_grid": cut_grid, "bias_grid": args.biases, "objective": "F(feature) + 0.5 ALL",
                             "scores_after": final, "scores_after_nb_spaces": nb_scores,
+                            "capital_after_mark_grid": penalty_grid,
+                            "capital_after_mark_objective": "ALL",
                             "command": "python " + " ".join(sys.argv)}})
     write_card(models_dir() / args.lang / f"{args.name}.json", card)
-    print(json.dumps({"window": window, "overlap": overlap, "cut": cut, "bias": bias}))
+    print(json.dumps({"window": window, "overlap": overlap, "cut": cut, "bias": bias, "penalty": penalty}))
 
 
 if __name__ == "__main__":

@@ -100,6 +100,22 @@ def test_end_of_input_folds_the_space_twins(restorers):
     assert scores[0].argmax() == pack.bit("CAPS") | pack.bit(".") | pack.bit(",") | pack.bit("?")  # only the end folds
 
 
+def test_capital_after_a_comma_is_resolved_by_scores(restorers):
+    """"year, And": the mark and the capital are predicted independently; the cheaper repair wins, or both stay."""
+    engine = restorers["en", "restore"].engine
+    pack = engine.pack
+    comma_space, dot_space = pack.bit(",") | pack.bit("SPACE"), pack.bit(".") | pack.bit("SPACE")
+    scores = np.full((3, pack.n_classes), -9.0, np.float32)
+    scores[0, [comma_space, dot_space]] = [3.0, 2.5]          # the comma wins, a period is nearly as good
+    scores[1, [pack.bit("CAPS"), 0]] = [3.0, 0.0]              # the next word starts with a capital
+    cls = scores.argmax(-1)
+    assert engine.capital_after_mark(scores, cls.copy(), float("inf")).tolist() == cls.tolist()
+    assert engine.capital_after_mark(scores, cls.copy(), 1.0).tolist()[:2] == [dot_space, pack.bit("CAPS")]
+    scores[1, 0] = 2.9                                         # now dropping the capital is the cheaper repair
+    assert engine.capital_after_mark(scores, cls.copy(), 1.0).tolist()[:2] == [comma_space, 0]
+    assert engine.capital_after_mark(scores, cls.copy(), 0.05).tolist() == cls.tolist()  # a name: both stay
+
+
 def test_marks_never_split_gujarati_clusters(restorers):
     text = "ક્ષત્રિયજ્ઞાનશ્રદ્ધાઅનેદ્વારકાજેવાશબ્દોમાંસંયુક્તાક્ષરોઆવેછે" * 3
     out = restorers["gu", "restore"](text)

@@ -56,6 +56,10 @@ class CharEngine:
         has_end = (np.arange(pack.n_classes) & self.sentence_bits) != 0
         self.end_mask = np.where(has_end, 0.0, -np.inf).astype(np.float32)
         self.no_space = np.flatnonzero((np.arange(pack.n_classes) & self.space_bit) == 0)
+        self.other_marks = sum(pack.bit(m) for m in pack.marks if m not in pack.sentence_marks)
+        classes, marks = np.arange(pack.n_classes), self.other_marks | self.sentence_bits
+        self.final_variants = [classes[((classes & ~marks) == (c & ~marks)) & (classes & self.sentence_bits != 0)
+                                       & (classes & self.other_marks == 0)] for c in classes]
 
     def window_logits(self, ids: np.ndarray):
         """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch."""
@@ -77,8 +81,30 @@ class CharEngine:
         out = np.empty(len(gids), np.int32)
         for w, lg in self.window_logits(input_ids(gids, states)):
             keep = slice(w.keep_start, w.keep_end)
-            out[keep] = self.scores(lg, enforce[keep], at_end=w.keep_end == len(gids), end_mark=end_mark).argmax(-1)
+            scores = self.scores(lg, enforce[keep], at_end=w.keep_end == len(gids), end_mark=end_mark)
+            out[keep] = self.capital_after_mark(scores, scores.argmax(-1))
         return out
+
+    def capital_after_mark(self, scores: np.ndarray, cls: np.ndarray, penalty: float | None = None) -> np.ndarray:
+        """Resolve a capital after a non-final mark ("year, And"). The model predicts the mark and the next capital
+        independently, so it may want both a sentence end (the capital) and a comma (the mark). Each such pair
+        becomes the best of: a sentence-final mark instead, no capital, or both kept (a name) at a cost of
+        ``penalty`` (the card's ``capital_after_mark_penalty``, tuned on dev; None or inf keeps every pair)."""
+        penalty = self.card.get("capital_after_mark_penalty") if penalty is None else penalty
+        if penalty is None or not np.isfinite(penalty) or not (self.caps_bit and self.space_bit and self.sentence_bits):
+            return cls
+        prev, nxt = cls[:-1], cls[1:]
+        pairs = np.flatnonzero((nxt & self.caps_bit != 0) & (prev & self.space_bit != 0)
+                               & (prev & self.other_marks != 0) & (prev & self.sentence_bits == 0))
+        for j in pairs:
+            a, b = int(cls[j]), int(cls[j + 1])
+            ends = self.final_variants[a]  # a with its marks swapped for a sentence-final one
+            end = ends[scores[j, ends].argmax()]
+            options = ((scores[j, end] - scores[j, a], end, b),
+                       (scores[j + 1, b & ~self.caps_bit] - scores[j + 1, b], a, b & ~self.caps_bit),
+                       (-penalty, a, b))
+            _, cls[j], cls[j + 1] = max(options, key=lambda o: o[0])
+        return cls
 
     def scores(self, logits: np.ndarray, enforce: np.ndarray, bias: np.ndarray | None = None, at_end: bool = False,
                end_mark: bool = False) -> np.ndarray:
