@@ -109,7 +109,8 @@ def main():
     command = "python " + " ".join(sys.argv)
     reports = Path(__file__).resolve().parent.parent / "reports"
     reports.mkdir(exist_ok=True)
-    (reports / f"eval_char_{args.lang}_{args.set}.md").write_text(report(args.lang, args.set, pack, results, command),
+    name = args.set.replace("_", "-")  # report names never look like corpus files (those stay in ../shared)
+    (reports / f"eval_char_{args.lang}_{name}.md").write_text(report(args.lang, args.set, pack, results, command),
                                                                   encoding="utf-8")
     if args.card:
         card, _ = load_card(args.lang, args.name)
