@@ -50,6 +50,8 @@ class CharEngine:
         self.window, self.overlap, self.cut = card["window"], card["overlap"], card["cut"]
         self.batch_size = batch_size
         self.bias = class_bias(pack, card.get("bias", {}))
+        penalty = card.get("capital_after_mark_penalty")
+        self.capital_penalty = float("inf") if penalty is None else float(penalty)
         self.masks = state_masks(pack)
         self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
         self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
@@ -89,9 +91,10 @@ class CharEngine:
         """Resolve a capital after a non-final mark ("year, And"). The model predicts the mark and the next capital
         independently, so it may want both a sentence end (the capital) and a comma (the mark). Each such pair
         becomes the best of: a sentence-final mark instead, no capital, or both kept (a name) at a cost of
-        ``penalty`` (the card's ``capital_after_mark_penalty``, tuned on dev; None or inf keeps every pair)."""
-        penalty = self.card.get("capital_after_mark_penalty") if penalty is None else penalty
-        if penalty is None or not np.isfinite(penalty) or not (self.caps_bit and self.space_bit and self.sentence_bits):
+        ``penalty`` (default: the card's ``capital_after_mark_penalty``, tuned on dev; inf keeps every pair).
+        Pairs are resolved within a window's kept part, so the result does not depend on the batch."""
+        penalty = self.capital_penalty if penalty is None else penalty
+        if not np.isfinite(penalty) or not (self.caps_bit and self.space_bit and self.sentence_bits):
             return cls
         prev, nxt = cls[:-1], cls[1:]
         pairs = np.flatnonzero((nxt & self.caps_bit != 0) & (prev & self.space_bit != 0)
@@ -110,11 +113,12 @@ class CharEngine:
                end_mark: bool = False) -> np.ndarray:
         """Decision scores: logits + biases + the enforced spaces. At the end of the input a class and its +SPACE
         twin are one class (the model, trained on running text, expects a space there; rendering drops it)."""
-        scores = logits + (self.bias if bias is None else bias) + self.masks[enforce]
+        bias = self.bias if bias is None else bias
+        scores = logits + bias + self.masks[enforce]
         if at_end and self.space_bit:
             last = np.full_like(logits[-1], -np.inf)
             last[self.no_space] = np.maximum(logits[-1, self.no_space], logits[-1, self.no_space | self.space_bit])
-            scores[-1] = last + (self.bias if bias is None else bias) + self.masks[enforce[-1]]
+            scores[-1] = last + bias + self.masks[enforce[-1]]
         if at_end and end_mark:
             scores[-1] += self.end_mask
         return scores
