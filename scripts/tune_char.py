@@ -159,9 +159,10 @@ def main():
     if engine.caps_bit and engine.space_bit and engine.other_marks:  # a capital after a comma: a name, or an error?
         for v in args.penalties:
             s = feature_scores(pack, ref_cls, decode(engine, docs, logits, bias, nb=nb_spaces, penalty=v))
-            penalty_grid.append({"penalty": v, **s})
+            penalty_grid.append({"penalty": v if np.isfinite(v) else None, **s})  # None: every pair kept
             print(penalty_grid[-1], flush=True)
         penalty = max(penalty_grid, key=lambda g: g["ALL"])["penalty"]
+        penalty = float("inf") if penalty is None else penalty
 
     card.update({"window": window, "overlap": overlap, "cut": cut, "bias": bias, "nb_spaces": nb_spaces,
                  "capital_after_mark_penalty": None if penalty == float("inf") else penalty,
