@@ -17,12 +17,12 @@ import json
 import numpy as np
 
 from charrestore.cards import load_card
-from charrestore.codec import parse, strip_features
+from charrestore.codec import parse
 from charrestore.engines.char_e2e import CharEngine
 from charrestore.engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, input_ids
 from charrestore.packs import load_pack
 from charrestore.segmenter import Segmenter
-from dev_sets import load_dev
+from dev_sets import load_dev, unspaced_docs
 from tune_char import feature_scores
 
 
@@ -44,13 +44,9 @@ def main():
     engine = CharEngine(pack, card, onnx, threads=args.threads, batch_size=64)
     segmenter = Segmenter.load(args.lang)
     space_bit = pack.bit("SPACE")
-    refs, preds = [], {m: [] for m in ("restore", "nb-input", "nb-mask", "nb-mean")}
-    for ref in load_dev(args.dev, pack, args.holdout)[: args.max_docs]:
-        ref_base, classes = parse(ref, pack)
-        base, gids, _, _ = engine.encode(strip_features(ref, pack), "restore")
-        if base != ref_base:  # removing a space joined two graphemes: no position-wise comparison
-            continue
-        refs.append(classes)
+    preds = {m: [] for m in ("restore", "nb-input", "nb-mask", "nb-mean")}
+    refs, docs = unspaced_docs(load_dev(args.dev, pack, args.holdout)[: args.max_docs], pack, engine)
+    for base, gids, _, _ in docs:
         _, nb_given = parse(segmenter.segment("".join(base)), pack, apply_map=False)
         nb = np.where(nb_given & space_bit, HAS_SPACE, NO_SPACE).astype(np.int32)
         nb[-1] = NO_SPACE

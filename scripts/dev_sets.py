@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from charrestore.codec import parse, strip_features
 from charrestore.training.corpus import clean
 
 
@@ -20,3 +21,19 @@ def load_dev(files, pack, holdout: int = 0) -> list[str]:
             if text:
                 docs.append(text)
     return docs
+
+
+def unspaced_docs(refs: list[str], pack, engine) -> tuple[list, list]:
+    """For position-wise scoring of restored spaces: the reference classes of each document and the engine's
+    encoding ``(base, gids, states, enforce)`` of its unmarked, de-spaced text. A document whose graphemes
+    change when its spaces go (a word that starts with a combining sign) is skipped, and so reported."""
+    ref_cls, docs = [], []
+    for ref in refs:
+        ref_base, classes = parse(ref, pack)
+        encoded = engine.encode(strip_features(ref, pack), "restore")
+        if encoded[0] == ref_base:
+            ref_cls.append(classes)
+            docs.append(encoded)
+    print(f"{len(refs) - len(docs)} dev documents skipped: their graphemes change when the spaces are removed",
+          flush=True)
+    return ref_cls, docs

@@ -19,13 +19,12 @@ from pathlib import Path
 import numpy as np
 
 from charrestore.cards import load_card, write_card
-from charrestore.codec import parse, strip_features
 from charrestore.engines.char_e2e import CharEngine, class_bias
 from charrestore.engines.char_input import UNKNOWN
 from charrestore.packs import load_pack
 from charrestore.paths import models_dir
 from charrestore.segmenter import Segmenter
-from dev_sets import load_dev
+from dev_sets import load_dev, unspaced_docs
 
 
 def feature_scores(pack, refs, preds) -> dict:
@@ -105,16 +104,8 @@ def main():
     tune_refs = refs[0::2]
     segmenter = Segmenter.load(args.lang) if "nb" in pack.models and pack.bit("SPACE") else None
     engine = CharEngine(pack, card, onnx, threads=args.threads, batch_size=64, segmenter=segmenter)
-    ref_cls, docs, skipped = [], [], 0
-    for r in tune_refs:
-        ref_base, classes = parse(r, pack)
-        base, gids, _, enforce = engine.encode(strip_features(r, pack), "restore")
-        if base != ref_base:  # removing a space joined two graphemes (a word starting with a combining sign)
-            skipped += 1
-            continue
-        ref_cls.append(classes)
-        docs.append((base, gids, enforce))
-    print(f"{skipped} dev documents skipped: their graphemes change when the spaces are removed", flush=True)
+    ref_cls, encoded = unspaced_docs(tune_refs, pack, engine)
+    docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
     print(f"tuning on {len(docs)} dev documents, {sum(len(d[0]) for d in docs)} graphemes", flush=True)
 
     grid = []
