@@ -26,5 +26,5 @@ for lang in ("en", "ja", "gu"):
             "--window", "48", "--batch", "16", "--steps", "30", "--epochs", "4", "--emb", "8", "--conv", "16",
             "--kernel", "3", "--dilations", "1", "2", "--lstm", "8", "--dev-windows", "8", "--lr", "0.01"])
         train(args)
-        export(Path(tmp), lang, FIXTURES / "models" / lang, "char", window=48, overlap=16, cut=8,
+        export([Path(tmp)], lang, FIXTURES / "models" / lang, "char", window=48, overlap=16, cut=8,
                check_windows=8, quantize=False)

@@ -25,5 +25,5 @@ with tempfile.TemporaryDirectory() as tmp:
         "--lexicon-min", "1", "--window", "16", "--batch", "16", "--steps", "30", "--epochs", "3", "--emb", "8",
         "--lstm", "8", "--dev-windows", "8", "--lr", "0.01"])
     train(args)
-    export(Path(tmp), "en", FIXTURES / "models" / "en", "token", window=16, overlap=6, cut=3, check_windows=8,
+    export([Path(tmp)], "en", FIXTURES / "models" / "en", "token", window=16, overlap=6, cut=3, check_windows=8,
            quantize=False)

@@ -74,7 +74,7 @@ def main():
 
             state = json.loads((ckpt / "state.json").read_text())
             with tempfile.TemporaryDirectory() as tmp:
-                export(ckpt, "en", Path(tmp) / "en", "token", 64, 16, 8)
+                export([ckpt], "en", Path(tmp) / "en", "token", 64, 16, 8)
                 f0, f1, bias = iwslt_f1(Path(tmp), pack)
             epoch, cpu_h = state["epoch"], state["cpu_seconds"] / 3600
         else:

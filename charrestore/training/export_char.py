@@ -1,5 +1,7 @@
 """Export a trained char model: Keras -> ONNX (tf2onnx) -> int8 (dynamic quantization) -> card.
 
+Several runs that share one vocabulary export as one averaged model (see ``ensemble``).
+
 The export fails unless ORT fp32 matches Keras within 1e-4 and the int8 argmax agrees with fp32 on
 at least 99.5% of dev positions: a shipped model must be the model that was trained.
 """
@@ -19,6 +21,7 @@ import numpy as np
 
 from ..cards import write_card
 from ..packs import load_pack
+from . import ensemble
 from .train_char import dev_windows
 
 LICENSES = {
@@ -55,23 +58,26 @@ def versions() -> dict:
             "numpy": np.__version__}
 
 
-def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap: int, cut: int,
+def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, overlap: int, cut: int,
            check_windows: int = 500, quantize: bool = True) -> Path:
-    for need in ("state.json", "last.keras", "data/meta.json"):
-        if not (run / need).is_file():
-            raise FileNotFoundError(f"{run} holds no trained char model ({need} is missing); run 'charrestore train char' first")
-    import keras
+    for run in runs:
+        for need in ("state.json", "last.keras", "data/meta.json"):
+            if not (run / need).is_file():
+                raise FileNotFoundError(f"{run} holds no trained char model ({need} is missing); "
+                                        "run 'charrestore train char' first")
     import tensorflow as tf
     import tf2onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     from .. import runtime
 
+    run = runs[0]
     state = json.loads((run / "state.json").read_text())
     meta = json.loads((run / "data" / "meta.json").read_text())
-    model = keras.saving.load_model(run / "last.keras")
-    if (run / "best.weights.h5").is_file():
-        model.load_weights(run / "best.weights.h5")
+    if any(json.loads((r / "data" / "meta.json").read_text())["vocab"] != meta["vocab"] for r in runs[1:]):
+        raise SystemExit("export: the runs of an ensemble must share one vocabulary")
+    members = [ensemble.load_trained(r) for r in runs]
+    model = ensemble.combine(members)
     pack = load_pack(lang)
     dev_x, dev_y = dev_windows(np.load(run / "data" / "dev_ids.npy"), np.load(run / "data" / "dev_cls.npy"),
                                state["hyper"]["window"], check_windows)
@@ -116,13 +122,7 @@ def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap:
         "corpora": [{**s, "license": license_of(s["path"]), "path": Path(s["path"]).name} for s in meta["sources"]],
         "dev": meta["dev"] if isinstance(meta["dev"], str) else [Path(p).name for p in meta["dev"]],
         "dev_unk_rate": meta["dev_unk_rate"],
-        "hyper": state["hyper"],
-        "parameters": int(model.count_params()),
-        "training": {"epochs": state["epoch"], "cpu_hours": round(state["cpu_seconds"] / 3600, 3),
-                     "wall_hours": round(state["wall_seconds"] / 3600, 3),
-                     "chars_seen": state["history"][-1]["chars"] if state["history"] else 0,
-                     "best_val_loss": min((h["val_loss"] for h in state["history"]), default=None),
-                     "machine": "2-core CPU, no GPU", "commands": state["commands"]},
+        **ensemble.training_record(runs, members, "chars", "2-core CPU, no GPU"),
         "export_command": " ".join(sys.argv),
         "versions": versions(),
     }
@@ -133,7 +133,8 @@ def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--run", required=True, help="training folder (train char --out)")
+    p.add_argument("--run", required=True, nargs="+",
+                   help="training folder (train char --out); several share a vocabulary and export as one averaged model")
     p.add_argument("--lang", required=True)
     p.add_argument("--out", required=True, help="models/<lang>")
     p.add_argument("--name", default="char")
@@ -143,7 +144,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> Path:
-    return export(Path(args.run), args.lang, Path(args.out), args.name, args.window, args.overlap, args.cut)
+    return export([Path(r) for r in args.run], args.lang, Path(args.out), args.name, args.window, args.overlap, args.cut)
 
 
 if __name__ == "__main__":

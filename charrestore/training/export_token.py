@@ -1,7 +1,8 @@
 """Export a trained token model: Keras -> ONNX (tf2onnx) -> int8 (dynamic quantization) -> card + tokenizer.
 
 As for the char model, the export fails unless ORT fp32 matches Keras within 1e-4 and the int8 argmax
-agrees with fp32 on at least 99.5% of dev words, for both heads.
+agrees with fp32 on at least 99.5% of dev words, for both heads. Several runs that share one tokenizer
+export as one averaged model (see ``ensemble``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from ..cards import sha256_of, write_card
 from ..packs import load_pack
+from . import ensemble
 from .export_char import QUANTIZED_OPS, license_of, versions
 from .train_token import TOKENIZER, dev_windows, load_stream
 
@@ -31,20 +33,21 @@ def predict(path: Path, x, batch: int = 64) -> list[np.ndarray]:
     return [np.concatenate([o[k] for o in outs]) for k in range(2)]
 
 
-def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap: int, cut: int,
+def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, overlap: int, cut: int,
            check_windows: int = 300, quantize: bool = True) -> Path:
-    import keras
     import tensorflow as tf
     import tf2onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     from . import token_model  # noqa: F401  (registers the custom layers for loading)
 
+    run = runs[0]
     state = json.loads((run / "state.json").read_text())
     meta = json.loads((run / "data" / "meta.json").read_text())
-    model = keras.saving.load_model(run / "last.keras")
-    if (run / "best.weights.h5").is_file():
-        model.load_weights(run / "best.weights.h5")
+    if any(sha256_of(r / "data" / TOKENIZER) != sha256_of(run / "data" / TOKENIZER) for r in runs[1:]):
+        raise SystemExit("export: the runs of an ensemble must share one tokenizer")
+    members = [ensemble.load_trained(r) for r in runs]
+    model = ensemble.combine(members)
     pack = load_pack(lang)
     dev_x, _ = dev_windows(load_stream(run / "data", "dev"), state["hyper"]["window"], check_windows)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -89,14 +92,8 @@ def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap:
                           "words": int(fp32_pred[0].size)},
         "corpora": [{**s, "license": license_of(s["path"]), "path": Path(s["path"]).name} for s in meta["sources"]],
         "dev": [Path(p).name for p in meta["dev"]],
-        "hyper": state["hyper"],
-        "parameters": int(model.count_params()),
-        "training": {"epochs": state["epoch"], "cpu_hours": round(state["cpu_seconds"] / 3600, 3),
-                     "wall_hours": round(state["wall_seconds"] / 3600, 3),
-                     "words_seen": state["history"][-1]["words"] if state["history"] else 0,
-                     "best_val_loss": min((h["val_loss"] for h in state["history"]), default=None),
-                     "machine": "2-core CPU, no GPU (TensorFlow on 1 thread beside another training)",
-                     "commands": state["commands"]},
+        **ensemble.training_record(runs, members, "words",
+                                   "2-core CPU, no GPU (TensorFlow on 1 thread beside another training)"),
         "export_command": " ".join(sys.argv),
         "versions": versions(),
     }
@@ -107,7 +104,8 @@ def export(run: Path, lang: str, out_dir: Path, name: str, window: int, overlap:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--run", required=True, help="training folder (train token --out)")
+    p.add_argument("--run", required=True, nargs="+",
+                   help="training folder (train token --out); several share a tokenizer and export as one averaged model")
     p.add_argument("--lang", required=True)
     p.add_argument("--out", required=True, help="models/<lang>")
     p.add_argument("--name", default="token")
@@ -118,7 +116,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> Path:
-    return export(Path(args.run), args.lang, Path(args.out), args.name, args.window, args.overlap, args.cut,
+    return export([Path(r) for r in args.run], args.lang, Path(args.out), args.name, args.window, args.overlap, args.cut,
                   quantize=not args.fp32)
 
 

@@ -1,0 +1,66 @@
+"""Several trained runs of one vocabulary exported as one graph: the mean of their log-probabilities.
+
+Runs trained from different seeds or sizes make partly different errors, and averaging their log-softmax
+outputs (a geometric-mean ensemble) removes some of them. The runtime does not change: it still sees one
+ONNX model with the same inputs and outputs, and log-probabilities serve as its logits.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def load_trained(run: Path):
+    """The Keras model of a training folder, with its best-on-dev weights when they were kept."""
+    import keras
+
+    model = keras.saving.load_model(run / "last.keras")
+    if (run / "best.weights.h5").is_file():
+        model.load_weights(run / "best.weights.h5")
+    return model
+
+
+def combine(models: list):
+    """One model for many: a single member is returned as it is; several share fresh copies of the first
+    member's inputs, and each output head becomes the mean of the members' log-softmax."""
+    if len(models) == 1:
+        return models[0]
+    import keras
+    from keras import layers, ops
+
+    inputs = [keras.Input(shape=t.shape[1:], dtype=t.dtype, name=t.name.split(":")[0]) for t in models[0].inputs]
+    for i, m in enumerate(models):
+        m.name = f"member{i}"  # nested models need unique names
+    outs = [m(inputs if len(inputs) > 1 else inputs[0]) for m in models]
+    outs = [list(o) if isinstance(o, (list, tuple)) else [o] for o in outs]
+    heads = [layers.Average(name=f"mean_log_prob{k}")([ops.log_softmax(o[k]) for o in outs])
+             for k in range(len(outs[0]))]
+    return keras.Model(inputs if len(inputs) > 1 else inputs[0], heads if len(heads) > 1 else heads[0], name="ensemble")
+
+
+def states(runs: list[Path]) -> list[dict]:
+    return [json.loads((run / "state.json").read_text()) for run in runs]
+
+
+def training_record(runs: list[Path], models: list, seen_key: str, machine: str) -> dict:
+    """Card fields ``hyper``, ``parameters`` and ``training``: as before for one run, and for an ensemble
+    a list of members plus the total CPU time that every member cost."""
+    records = []
+    for run, state, model in zip(runs, states(runs), models):
+        records.append({
+            "run": run.name, "hyper": state["hyper"], "parameters": int(model.count_params()),
+            "epochs": state["epoch"], "cpu_hours": round(state["cpu_seconds"] / 3600, 3),
+            "wall_hours": round(state["wall_seconds"] / 3600, 3),
+            f"{seen_key}_seen": state["history"][-1][seen_key] if state["history"] else 0,
+            "best_val_loss": min((h["val_loss"] for h in state["history"]), default=None),
+            "commands": state["commands"]})
+    if len(records) == 1:
+        r = records[0]
+        return {"hyper": r["hyper"], "parameters": r["parameters"],
+                "training": {k: r[k] for k in ("epochs", "cpu_hours", "wall_hours", f"{seen_key}_seen",
+                                               "best_val_loss")} | {"machine": machine, "commands": r["commands"]}}
+    return {"hyper": [r["hyper"] for r in records], "parameters": sum(r["parameters"] for r in records),
+            "ensemble": "mean of the members' log-softmax outputs",
+            "training": {"members": records, "cpu_hours": round(sum(r["cpu_hours"] for r in records), 3),
+                         "wall_hours": round(sum(r["wall_hours"] for r in records), 3), "machine": machine}}
