@@ -230,6 +230,18 @@ def table(title: str, classes: list[str], rows: list[tuple[str, dict]]) -> list[
     return lines + [""]
 
 
+def describe_training(card: dict) -> str:
+    """Hyper-parameters and training cost of a card's model, or of each member of an ensemble."""
+    tr = card["training"]
+    members = tr.get("members") or [{**tr, "hyper": card["hyper"]}]
+    parts = [f"hyper-parameters `{json.dumps(m['hyper'])}`, trained {m['epochs']} epochs, {m['cpu_hours']} CPU h, "
+             f"{m['words_seen']:,} words seen (best dev loss {m['best_val_loss']:.4f})" for m in members]
+    if len(parts) == 1:
+        return parts[0]
+    return (f"an ensemble ({card['ensemble']}) of {len(parts)} members, {tr['cpu_hours']} CPU h in all: "
+            + "; ".join(f"({i + 1}) {p}" for i, p in enumerate(parts)))
+
+
 def consistency_line(stats: dict, docs: int, what: str) -> str:
     after = stats.get("sentence_starts", 0) - docs
     lower = stats.get("lower_after_end", 0)
@@ -312,13 +324,11 @@ def main():
                 punct_rows.append((label, {c: prf(v["punctuation"], c) for c in PAPER_PUNCT}))
             if s != "iwslt_dev2012":  # the iwslt labels carry no case
                 case_rows.append((label, {c: prf(v["casing"], c) for c in PAPER_CASE}))
-    tr = card["training"]
     lines = [
         "# Token-level evaluation of the pipeline engine (en)", "",
         f"Command: `{command}`", "",
         f"Token model: `{onnx_path.name}` ({size_mb:.2f} MB, {card['quantization']}), {card['parameters']:,} "
-        f"parameters, hyper-parameters `{json.dumps(card['hyper'])}`; trained {tr['epochs']} epochs, "
-        f"{tr['cpu_hours']} CPU h, {tr['words_seen']:,} words seen (best dev loss {tr['best_val_loss']:.4f}). "
+        f"parameters; {describe_training(card)}. "
         f"Run-time windows: {model.window} words, overlap {model.overlap}, min_words_cut {model.cut}.",
         "",
     ]

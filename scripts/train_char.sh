@@ -4,13 +4,17 @@
 #   bash scripts/train_char.sh en 0        # no training: export, tune and evaluate the current state
 #   bash scripts/train_char.sh gu 60 1     # optional third argument: TensorFlow threads (to share the CPU)
 #   bash scripts/train_char.sh gu 60 1 5e-4  # optional fourth: continue at this learning rate (a manual decay stage)
-# Each stage resumes from training_state/<lang>-char/ (committed: weights, optimizer, RNG, vocabulary)
-# and leaves the new state there. Corpora come from ../shared/corpora and are never committed.
+#   MEMBER=b bash scripts/train_char.sh gu 68 1   # a further ensemble member (runs/char-gu-b, its own seed)
+# Each stage resumes from training_state/<lang>-char[-<member>]/ (committed: weights, optimizer, RNG,
+# vocabulary) and leaves the new state there. Corpora come from ../shared/corpora and are never committed.
+# The export takes the main run plus every trained member that the language lists: one averaged model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lang=${1:?language}; minutes=${2:-120}; threads=${3:-0}; set_lr=${4:-}
 C=../shared/corpora
-run=runs/char-$lang; state=training_state/$lang-char
+main=runs/char-$lang
+run=$main${MEMBER:+-$MEMBER}; state=training_state/$lang-char${MEMBER:+-$MEMBER}
+members=(); member_opts=()
 case $lang in
   en) corpus=("$C/en/ted_train.tsv@8" "$C/en/public_domain/gutenberg_books.tsv@0.6"
               "$C/en/public_domain/state_of_the_union_1945_2006.tsv@0.6"
@@ -24,16 +28,24 @@ case $lang in
              "ud_gsd_dev --dev $C/ja/ud_gsd_dev.txt") ;;
   gu) corpus=("$C/gu/gu_wiki_train.tsv@1" "$C/gu/gu_wiki_village_stubs.tsv@0.05")
       data=(--dev-holdout 50); opts=(--min-count 3 --conv 96)
+      members=(b); member_opts=(--dropout 0.2 --seed 2)
       evals=("gu_wiki_holdout50 --dev $C/gu/gu_wiki_train.tsv --holdout 50") ;;
   *) echo "no recipe for $lang" >&2; exit 2 ;;
 esac
+if [ -n "${MEMBER:-}" ]; then
+  # a member shares the main run's vocabulary (its meta.json), so that the two can be averaged
+  opts+=("${member_opts[@]}"); mkdir -p "$run/data"
+  [ -f "$run/data/meta.json" ] || cp "training_state/$lang-char/meta.json" "$run/data/meta.json"
+fi
 if [ "$minutes" != 0 ]; then
   resume=(); [ -f "$state/state.json" ] && resume=(--resume-from "$state")
   [ -n "$set_lr" ] && resume+=(--set-lr "$set_lr")
   charrestore train char --lang "$lang" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
     --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" "${resume[@]}"
 fi
-charrestore export char --run "$run" --lang "$lang" --out "models/$lang"
+runs=("$main")
+for m in "${members[@]}"; do [ -f "$main-$m/state.json" ] && runs+=("$main-$m"); done
+charrestore export char --run "${runs[@]}" --lang "$lang" --out "models/$lang"
 first=(${evals[0]}); python scripts/tune_char.py --lang "$lang" "${first[@]:1}"
 for e in "${evals[@]}"; do
   set -- $e; name=$1; shift
