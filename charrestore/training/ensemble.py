@@ -39,15 +39,12 @@ def combine(models: list):
     return keras.Model(inputs if len(inputs) > 1 else inputs[0], heads if len(heads) > 1 else heads[0], name="ensemble")
 
 
-def states(runs: list[Path]) -> list[dict]:
-    return [json.loads((run / "state.json").read_text()) for run in runs]
-
-
 def training_record(runs: list[Path], models: list, seen_key: str, machine: str) -> dict:
     """Card fields ``hyper``, ``parameters`` and ``training``: as before for one run, and for an ensemble
     a list of members plus the total CPU time that every member cost."""
     records = []
-    for run, state, model in zip(runs, states(runs), models):
+    for run, model in zip(runs, models):
+        state = json.loads((run / "state.json").read_text())
         records.append({
             "run": run.name, "hyper": state["hyper"], "parameters": int(model.count_params()),
             "epochs": state["epoch"], "cpu_hours": round(state["cpu_seconds"] / 3600, 3),
