@@ -21,6 +21,13 @@ def load_trained(run: Path):
     return model
 
 
+def require_shared(runs: list[Path], key, what: str) -> None:
+    """Members are averaged position by position, so they must read the same input ids."""
+    first = key(runs[0])
+    if any(key(r) != first for r in runs[1:]):
+        raise SystemExit(f"export: the runs of an ensemble must share one {what}")
+
+
 def combine(models: list):
     """One model for many: a single member is returned as it is; several share fresh copies of the first
     member's inputs, and each output head becomes the mean of the members' log-softmax."""
@@ -30,13 +37,14 @@ def combine(models: list):
     from keras import layers, ops
 
     inputs = [keras.Input(shape=t.shape[1:], dtype=t.dtype, name=t.name.split(":")[0]) for t in models[0].inputs]
+    feed = inputs if len(inputs) > 1 else inputs[0]
     for i, m in enumerate(models):
         m.name = f"member{i}"  # nested models need unique names
-    outs = [m(inputs if len(inputs) > 1 else inputs[0]) for m in models]
+    outs = [m(feed) for m in models]
     outs = [list(o) if isinstance(o, (list, tuple)) else [o] for o in outs]
     heads = [layers.Average(name=f"mean_log_prob{k}")([ops.log_softmax(o[k]) for o in outs])
              for k in range(len(outs[0]))]
-    return keras.Model(inputs if len(inputs) > 1 else inputs[0], heads if len(heads) > 1 else heads[0], name="ensemble")
+    return keras.Model(feed, heads if len(heads) > 1 else heads[0], name="ensemble")
 
 
 def training_record(runs: list[Path], models: list, seen_key: str, machine: str) -> dict:

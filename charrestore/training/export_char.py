@@ -74,8 +74,7 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
     run = runs[0]
     state = json.loads((run / "state.json").read_text())
     meta = json.loads((run / "data" / "meta.json").read_text())
-    if any(json.loads((r / "data" / "meta.json").read_text())["vocab"] != meta["vocab"] for r in runs[1:]):
-        raise SystemExit("export: the runs of an ensemble must share one vocabulary")
+    ensemble.require_shared(runs, lambda r: json.loads((r / "data" / "meta.json").read_text())["vocab"], "vocabulary")
     members = [ensemble.load_trained(r) for r in runs]
     model = ensemble.combine(members)
     pack = load_pack(lang)

@@ -44,8 +44,7 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
     run = runs[0]
     state = json.loads((run / "state.json").read_text())
     meta = json.loads((run / "data" / "meta.json").read_text())
-    if any(sha256_of(r / "data" / TOKENIZER) != sha256_of(run / "data" / TOKENIZER) for r in runs[1:]):
-        raise SystemExit("export: the runs of an ensemble must share one tokenizer")
+    ensemble.require_shared(runs, lambda r: sha256_of(r / "data" / TOKENIZER), "tokenizer")
     members = [ensemble.load_trained(r) for r in runs]
     model = ensemble.combine(members)
     pack = load_pack(lang)
