@@ -82,7 +82,7 @@ def resume_from(state_dir: Path, out: Path) -> None:
     if (out / "state.json").is_file():
         return
     (out / "data").mkdir(parents=True, exist_ok=True)
-    for name in ("last.keras", "best.weights.h5", "state.json"):
+    for name in ("last.keras", "best.weights.h5", "weights.npz", "state.json"):
         if (state_dir / name).is_file():
             shutil.copyfile(state_dir / name, out / name)
     shutil.copyfile(state_dir / "meta.json", out / "data" / "meta.json")

@@ -7,6 +7,7 @@ is counted from the raw text. Both live beside ``meta.json`` and travel with the
 
 Every epoch saves ``last.keras`` (weights + optimizer) and ``state.json`` (epoch, RNG state, cumulative
 CPU and wall time, history), like the char trainer, so a later session continues where this one stopped.
+A member too large to commit whole keeps a weights-only state (``--state-weights-only``, a third of the size).
 TensorFlow is held to ``--threads`` threads (default 1) so that it can run beside another training.
 """
 
@@ -32,6 +33,7 @@ from .corpus import read_documents
 from .train_char import parse_corpus_arg, resume_from, save_compact_state
 
 TOKENIZER = "tokenizer.model"
+WEIGHTS = "weights.npz"  # a weights-only compact state (see save_weights_only_state)
 SP_LINE_WORDS = 100
 
 
@@ -200,20 +202,31 @@ def train(args) -> Path:
     state_path, last_path = out / "state.json", out / "last.keras"
     hyper = {k: getattr(args, k) for k in ("emb", "lstm", "conv_layers", "kernel", "dropout", "window", "batch",
                                            "lr", "weight_decay", "alpha", "steps", "vocab")}
-    if state_path.is_file() and last_path.is_file():
+    def new_model(lr):
+        model = build_token_model(meta["vocab_size"], emb=hyper["emb"], lstm=hyper["lstm"],
+                                  conv_layers=hyper["conv_layers"], kernel=hyper["kernel"], dropout=hyper["dropout"])
+        sce = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+        model.compile(optimizer=keras.optimizers.Adam(lr, weight_decay=hyper["weight_decay"], clipnorm=1.0),
+                      loss=[sce, sce], loss_weights=[hyper["alpha"], 1.0],
+                      metrics=[["sparse_categorical_accuracy"], ["sparse_categorical_accuracy"]])
+        return model
+
+    weights_path = out / WEIGHTS
+    if state_path.is_file() and (last_path.is_file() or weights_path.is_file()):
         state = json.loads(state_path.read_text())
-        model = keras.saving.load_model(last_path)
         hyper = state["hyper"]
+        if last_path.is_file():
+            model = keras.saving.load_model(last_path)
+        else:
+            model = new_model(state["history"][-1]["lr"])
+            with np.load(weights_path) as w:
+                model.set_weights([w[f"w{i}"] for i in range(len(w.files))])
+            print("weights-only state: Adam's moments restart at the saved learning rate", flush=True)
         print(f"resuming at epoch {state['epoch']} (cumulative CPU {state['cpu_seconds'] / 3600:.2f} h)", flush=True)
     else:
         state = {"epoch": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0, "history": [], "hyper": hyper,
                  "rng": None, "commands": []}
-        model = build_token_model(meta["vocab_size"], emb=hyper["emb"], lstm=hyper["lstm"],
-                                  conv_layers=hyper["conv_layers"], kernel=hyper["kernel"], dropout=hyper["dropout"])
-        sce = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-        model.compile(optimizer=keras.optimizers.Adam(hyper["lr"], weight_decay=hyper["weight_decay"], clipnorm=1.0),
-                      loss=[sce, sce], loss_weights=[hyper["alpha"], 1.0],
-                      metrics=[["sparse_categorical_accuracy"], ["sparse_categorical_accuracy"]])
+        model = new_model(hyper["lr"])
     state["commands"].append(" ".join(sys.argv))
     model.summary(print_fn=lambda s, **_: print(s, flush=True))
 
@@ -263,10 +276,23 @@ def train(args) -> Path:
               initial_epoch=state["epoch"], validation_data=(dev_x, dev_y), validation_batch_size=128,
               callbacks=callbacks, verbose=2)
     if args.save_state:
-        save_compact_state(out, Path(args.save_state))
-        shutil.copyfile(data_dir / TOKENIZER, Path(args.save_state) / TOKENIZER)
-        compact_state(Path(args.save_state))
+        state_dir = Path(args.save_state)
+        if args.state_weights_only:
+            save_weights_only_state(model, out, state_dir)
+        else:
+            save_compact_state(out, state_dir)
+            compact_state(state_dir)
+        shutil.copyfile(data_dir / TOKENIZER, state_dir / TOKENIZER)
     return out
+
+
+def save_weights_only_state(model, out: Path, state_dir: Path) -> None:
+    """A third of the full state: the last epoch's weights (fp32) without Adam's two moment tensors per
+    weight, for members too large to commit whole. Resuming restarts the moments at the saved learning rate."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(state_dir / WEIGHTS, **{f"w{i}": w for i, w in enumerate(model.get_weights())})
+    for name in ("state.json", "data/meta.json"):
+        shutil.copyfile(out / name, state_dir / Path(name).name)
 
 
 def compact_state(state_dir: Path) -> None:
@@ -305,6 +331,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--resume-from", help="committed compact state folder to continue from (see --save-state)")
     p.add_argument("--save-state", help="after training, copy the compact resumable state here (to commit)")
+    p.add_argument("--state-weights-only", action="store_true",
+                   help="the saved state keeps the weights but not the optimizer's moments (a third of the size)")
 
 
 run = train  # the entry point that `charrestore train token` calls
