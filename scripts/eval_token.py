@@ -15,7 +15,8 @@ Every reported score comes from ``charrestore eval --level token`` (the command 
 draws the confusion matrices. ``--tune`` first picks window / overlap / min_words_cut on ted_dev *talks*
 (each talk's paragraphs joined into one document, so that windows and seams matter), by punctuation +
 casing overall F1; ``--bias`` then tunes offsets added to the punctuation logits there (the model's recall
-is below its precision). With ``--card`` the tuned values and the numbers go into the model card.
+is below its precision), then offsets added to the casing logits, on casing F1 with the consistency rule.
+With ``--card`` the tuned values and the numbers go into the model card.
 
     python scripts/eval_token.py --tune --bias --card
     python scripts/eval_token.py --models-dir /tmp/ckpt --no-char   # an intermediate export
@@ -160,47 +161,82 @@ def tune(pipeline, pack, windows, overlaps, cuts) -> tuple[dict, list[dict]]:
 def punct_f1(logits: list[np.ndarray], gold: list[np.ndarray], bias: np.ndarray, ends: np.ndarray) -> float:
     """Punctuation overall F1 (micro over non-O) of argmax(logits + bias), with the final-mark rule, on
     labels directly (the words are given, so they align one to one)."""
+    return micro_f1([final_marks(p, bias, ends) for p in logits], gold)
+
+
+def final_marks(logits: np.ndarray, bias: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """argmax(logits + bias), the last word ending a sentence (as the runtime decodes a document)."""
+    pred = (logits + bias).argmax(-1)
+    if not ends[pred[-1]]:
+        e = np.flatnonzero(ends)
+        pred[-1] = e[(logits[-1, e] + bias[e]).argmax()]
+    return pred
+
+
+def micro_f1(preds, gold) -> float:
+    """Overall F1 over the non-O labels (id 0 is O)."""
     tp = fp = fn = 0
-    for lp, g in zip(logits, gold):
-        pred = (lp + bias).argmax(-1)
-        if not ends[pred[-1]]:
-            e = np.flatnonzero(ends)
-            pred[-1] = e[(lp[-1, e] + bias[e]).argmax()]
+    for pred, g in zip(preds, gold):
         tp += int(((pred == g) & (g > 0)).sum())
         fp += int(((pred != g) & (pred > 0)).sum())
         fn += int(((pred != g) & (g > 0)).sum())
     return 2 * tp / max(2 * tp + fp + fn, 1)
 
 
-def tune_bias(pipeline, pack, steps, rounds: int = 6) -> tuple[dict, list[dict]]:
-    """Per-class offsets added to the punctuation logits (card key "bias"), by coordinate ascent on
-    ted_dev talks. The model's recall is below its precision for every mark; an offset trades them."""
-    model = pipeline.engine.model
-    labels = list(model.punct_labels)
-    punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
-    logits, gold = [], []
-    for ref in ted_talks(CORPORA / "ted_dev.tsv", pack):
-        forms, punct, _ = _labelled_words(ref, pack, True, punct_of_class)
-        if forms:
-            logits.append(model.logits(forms)[0])
-            gold.append(punct)
-    bias = np.zeros(len(labels), np.float32)
-    best = punct_f1(logits, gold, bias, model.sentence_ends)
-    rows = [{"bias": dict(zip(labels, bias.tolist())), "punct_f1": best}]
+def ascend(score, n: int, steps, rounds: int, key: str) -> tuple[np.ndarray, list[dict]]:
+    """Coordinate ascent of per-label offsets (label 0, O, stays at 0) on ``score(offsets)``."""
+    bias = np.zeros(n, np.float32)
+    best = score(bias)
+    rows = [{"bias": bias.tolist(), key: best}]
     for _ in range(rounds):
-        for k in range(1, len(labels)):
+        for k in range(1, n):
             for v in steps:
                 trial = bias.copy()
                 trial[k] = v
-                f = punct_f1(logits, gold, trial, model.sentence_ends)
+                f = score(trial)
                 if f > best + 1e-6:
                     best, bias = f, trial
-        rows.append({"bias": dict(zip(labels, bias.tolist())), "punct_f1": best})
-        print(f"tune bias {rows[-1]}", flush=True)
+        rows.append({"bias": bias.tolist(), key: best})
+        print(f"tune {key} {rows[-1]}", flush=True)
         if rows[-1]["bias"] == rows[-2]["bias"]:
             break
-    model.bias_punct = bias
-    return {lab: float(b) for lab, b in zip(labels, bias) if b}, rows
+    return bias, rows
+
+
+def tune_bias(pipeline, pack, steps, rounds: int = 6) -> tuple[dict, dict, list[dict]]:
+    """Per-label offsets added to the logits (card keys "bias" and "case_bias"), by coordinate ascent on
+    ted_dev talks: first the punctuation offsets on punctuation F1, then, with those, the casing offsets on
+    casing F1 with the consistency rule. The model's recall is below its precision; an offset trades them."""
+    model = pipeline.engine.model
+    labels = list(model.punct_labels)
+    punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
+    talks = []
+    for ref in ted_talks(CORPORA / "ted_dev.tsv", pack):
+        forms, punct, case = _labelled_words(ref, pack, True, punct_of_class)
+        if forms:
+            talks.append((*model.logits(forms), punct, case))
+    ends = model.sentence_ends
+    bias, rows = ascend(lambda b: punct_f1([t[0] for t in talks], [t[2] for t in talks], b, ends),
+                        len(labels), steps, rounds, "punct_f1")
+    marks = [final_marks(t[0], bias, ends) for t in talks]
+
+    def casing_f1(case_bias):
+        preds = []
+        for (_, lc, _, _), m in zip(talks, marks):
+            case = (lc + case_bias).argmax(-1)
+            starts = np.concatenate([[True], ends[m[:-1]]])
+            case[starts & (case == model.O)] = model.CAP
+            preds.append(case)
+        return micro_f1(preds, [t[3] for t in talks])
+
+    case_bias, case_rows = ascend(casing_f1, len(model.case_labels), steps, rounds, "casing_f1")
+    model.bias_punct, model.bias_case = bias, case_bias
+    for r in rows:
+        r["bias"] = dict(zip(labels, r["bias"]))
+    for r in case_rows:
+        r["bias"] = dict(zip(model.case_labels, r["bias"]))
+    named = lambda b, names: {lab: float(v) for lab, v in zip(names, b) if v}  # noqa: E731
+    return named(bias, labels), named(case_bias, model.case_labels), rows + case_rows
 
 
 def latency(restorer, runs: int) -> float:
@@ -259,8 +295,8 @@ def main():
     p.add_argument("--windows", type=int, nargs="+", default=[64, 96, 128])
     p.add_argument("--overlaps", type=int, nargs="+", default=[16, 32])
     p.add_argument("--cuts", type=int, nargs="+", default=[0, 4, 8, 12, 16])
-    p.add_argument("--bias", action="store_true", help="tune punctuation logit offsets on ted_dev talks "
-                   "(after the windows); without it the card's offsets are used")
+    p.add_argument("--bias", action="store_true", help="tune punctuation, then casing logit offsets on ted_dev "
+                   "talks (after the windows); without it the card's offsets are used")
     p.add_argument("--no-char", action="store_true", help="skip the char engine rows")
     p.add_argument("--latency-runs", type=int, default=200)
     p.add_argument("--out", default="runs/eval/en/token")
@@ -281,8 +317,8 @@ def main():
     onnx_path = models / "en" / card["file"]
 
     best, grid = tune(pipeline, pack, args.windows, args.overlaps, args.cuts) if args.tune else (None, [])
-    bias, bias_rows = tune_bias(pipeline, pack, np.arange(-1.0, 3.01, 0.25)) if args.bias else \
-        (card.get("bias", {}), [])
+    bias, case_bias, bias_rows = tune_bias(pipeline, pack, np.arange(-1.0, 3.01, 0.25)) if args.bias else \
+        (card.get("bias", {}), card.get("case_bias", {}), [])
 
     iwslt_ref = [iwslt_reference(CORPORA / "iwslt_dev2012_labels.tsv")]
     iwslt_in = [spaced_input(r, pack) for r in iwslt_ref]
@@ -367,24 +403,28 @@ def main():
                   f"{100 * r['casing_f1']:.2f} |" for r in grid]
         lines += ["", f"Chosen: window {best['window']}, overlap {best['overlap']}, cut {best['cut']}.", ""]
     if bias_rows:
-        lines += ["### Punctuation logit offsets (coordinate ascent on ted_dev talks, punctuation overall F1)", "",
-                  "| round | offsets | punct F1 |", "|---|---|---|"]
+        lines += ["### Logit offsets (coordinate ascent on ted_dev talks: punctuation offsets on punctuation "
+                  "overall F1, then casing offsets on casing overall F1 with the rule)", "",
+                  "| round | offsets | F1 |", "|---|---|---|"]
         lines += [f"| {i} | {', '.join(f'{k} {v:+.2f}' for k, v in r['bias'].items() if k != 'O')} | "
-                  f"{100 * r['punct_f1']:.2f} |" for i, r in enumerate(bias_rows)]
+                  f"{'punct' if 'punct_f1' in r else 'casing'} {100 * r.get('punct_f1', r.get('casing_f1')):.2f} |"
+                  for i, r in enumerate(bias_rows)]
         lines += [""]
-    lines += [f"Punctuation logit offsets in use: {json.dumps(bias) if bias else 'none'}.", "",
+    lines += [f"Punctuation logit offsets in use: {json.dumps(bias) if bias else 'none'}; "
+              f"casing: {json.dumps(case_bias) if case_bias else 'none'}.", "",
               f"Confusion matrices (ted_dev, pipeline): `{plot.name}`.", ""]
     report.write_text("\n".join(lines), encoding="utf-8")
     slim = {s: {e: {k: v[k] for k in ("punctuation", "casing", "words", "words_per_s", "signature")}
                 for e, v in r.items()} for s, r in results.items()}
     report.with_suffix(".json").write_text(json.dumps(
-        {"results": slim, "tuning": grid, "chosen": best, "bias": bias, "bias_tuning": bias_rows,
+        {"results": slim, "tuning": grid, "chosen": best, "bias": bias, "case_bias": case_bias,
+         "bias_tuning": bias_rows,
          "consistency": stats, "latency_ms": ms, "size_mb": size_mb, "command": command}, indent=1) + "\n")
     print("\n".join(lines))
     if args.card:
         card = dict(card)
         card["window"], card["overlap"], card["cut"] = model.window, model.overlap, model.cut
-        card["bias"] = bias
+        card["bias"], card["case_bias"] = bias, case_bias
         card["tuning_command"] = command
         heads = {"iwslt_dev2012": ("punctuation",), "ted_dev": ("punctuation", "casing")}
         card["dev_metrics"] = {

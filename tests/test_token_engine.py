@@ -107,9 +107,25 @@ def test_document_ends_a_sentence_and_raw_casing_switch(restorers):
     try:
         punct, case = model.labels(text.split())
         raw_p, raw_c = model.logits(text.split())
-        assert (case == raw_c.argmax(-1)).all() and (punct == (raw_p + model.bias_punct).argmax(-1)).all()
+        assert (case == (raw_c + model.bias_case).argmax(-1)).all()
+        assert (punct == (raw_p + model.bias_punct).argmax(-1)).all()
     finally:
         model.final_mark, model.consistency = True, True
+
+
+def test_card_offsets_steer_the_labels(restorers):
+    """The card's logit offsets (tuned on dev) are added before the argmax of each head."""
+    model = restorers["keep"].engine.model
+    words = "is everyone ready what time is it".split()
+    saved = model.bias_punct.copy(), model.bias_case.copy()
+    try:
+        model.bias_punct[model.punct_labels.index("COMMA")] = 100.0
+        model.bias_case[model.case_labels.index("UPP")] = 100.0
+        punct, case = model.labels(words)
+        assert [model.punct_labels[p] for p in punct[:-1]] == ["COMMA"] * (len(words) - 1)
+        assert [model.case_labels[c] for c in case] == ["UPP"] * len(words)
+    finally:
+        model.bias_punct, model.bias_case = saved
 
 
 def test_mixed_case_from_lexicon(restorers):

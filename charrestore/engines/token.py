@@ -48,6 +48,7 @@ class TokenModel:
         self.marks = [by_label.get(lab) for lab in self.punct_labels]  # None for O
         self.sentence_ends = np.array([m in pack.sentence_marks for m in self.marks])
         self.bias_punct = np.array([card.get("bias", {}).get(lab, 0.0) for lab in self.punct_labels], np.float32)
+        self.bias_case = np.array([card.get("case_bias", {}).get(lab, 0.0) for lab in self.case_labels], np.float32)
         self.O, self.CAP = self.case_labels.index("O"), self.case_labels.index("CAP")
         self.stats: Counter = Counter()
         self.consistency = True
@@ -76,7 +77,7 @@ class TokenModel:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         p, c = self.logits(forms)
         p = p + self.bias_punct
-        punct, case = p.argmax(-1), c.argmax(-1)
+        punct, case = p.argmax(-1), (c + self.bias_case).argmax(-1)
         if self.final_mark and not self.sentence_ends[punct[-1]]:
             # A document ends a sentence; the model never saw a document end (its training windows are
             # cut from running text, where the last word's next word is merely out of view).
