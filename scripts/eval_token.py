@@ -387,7 +387,7 @@ def main():
               consistency_line(stats["ted_dev"], len(ted_ref), "ted_dev"),
               f"- Casing overall F1 on ted_dev: raw {100 * results['ted_dev']['pipeline_raw']['casing']['overall']['f1']:.2f}"
               f" -> with the rule {100 * results['ted_dev']['pipeline']['casing']['overall']['f1']:.2f}.", ""]
-    lines += ["### Speed and size (this machine, 2 cores shared with training; 1 ORT thread)", "",
+    lines += ["### Speed and size (this machine, 1 ORT thread; `scripts/bench.py` is the full benchmark)", "",
               "| engine | Table-5 paragraph (42 words), median ms | words/s on ted_dev paragraphs | model MB |",
               "|---|---|---|---|",
               f"| pipeline | {ms['pipeline']:.2f} | {results['ted_dev']['pipeline']['words_per_s']:,} | {size_mb:.2f} |"]

@@ -35,7 +35,7 @@ def main():
             continue
         lp, lc = model.logits(forms)
         for name, punct in (("model punctuation", (lp + model.bias_punct).argmax(-1)), ("gold punctuation", gold_p)):
-            case = lc.argmax(-1)
+            case = (lc + model.bias_case).argmax(-1)
             starts = np.concatenate([[True], model.sentence_ends[punct[:-1]]])
             case[starts & (case == model.O)] = model.CAP
             c = counts[name]
