@@ -29,6 +29,7 @@ from ..codec import parse
 from ..engines.token_input import load_tokenizer, pack_windows, word_pieces
 from ..metrics import CASING_LABELS, PUNCT_ORDER, _labelled_words, casing_class, punct_label
 from ..packs import CAPS, LanguagePack, load_pack
+from . import set_threads
 from .corpus import read_documents
 from .train_char import parse_corpus_arg, resume_from, save_compact_state
 
@@ -170,14 +171,6 @@ def dev_windows(stream, window: int, limit: int):
     ids, starts = pack_windows(flat, offsets, spans)
     return (ids, starts), (punct[: n * window].reshape(n, window).astype(np.int32),
                            case[: n * window].reshape(n, window).astype(np.int32))
-
-
-def set_threads(threads: int) -> None:
-    """Bound TensorFlow's thread pools; must run before TF builds anything."""
-    import tensorflow as tf
-
-    tf.config.threading.set_intra_op_parallelism_threads(threads)
-    tf.config.threading.set_inter_op_parallelism_threads(threads)
 
 
 def train(args) -> Path:
