@@ -158,21 +158,6 @@ def tune(pipeline, pack, windows, overlaps, cuts) -> tuple[dict, list[dict]]:
     return best, rows
 
 
-def punct_f1(logits: list[np.ndarray], gold: list[np.ndarray], bias: np.ndarray, ends: np.ndarray) -> float:
-    """Punctuation overall F1 (micro over non-O) of argmax(logits + bias), with the final-mark rule, on
-    labels directly (the words are given, so they align one to one)."""
-    return micro_f1([final_marks(p, bias, ends) for p in logits], gold)
-
-
-def final_marks(logits: np.ndarray, bias: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """argmax(logits + bias), the last word ending a sentence (as the runtime decodes a document)."""
-    pred = (logits + bias).argmax(-1)
-    if not ends[pred[-1]]:
-        e = np.flatnonzero(ends)
-        pred[-1] = e[(logits[-1, e] + bias[e]).argmax()]
-    return pred
-
-
 def micro_f1(preds, gold) -> float:
     """Overall F1 over the non-O labels (id 0 is O)."""
     tp = fp = fn = 0
@@ -215,18 +200,13 @@ def tune_bias(pipeline, pack, steps, rounds: int = 6) -> tuple[dict, dict, list[
         forms, punct, case = _labelled_words(ref, pack, True, punct_of_class)
         if forms:
             talks.append((*model.logits(forms), punct, case))
-    ends = model.sentence_ends
-    bias, rows = ascend(lambda b: punct_f1([t[0] for t in talks], [t[2] for t in talks], b, ends),
-                        len(labels), steps, rounds, "punct_f1")
-    marks = [final_marks(t[0], bias, ends) for t in talks]
+    def punct_f1(bias):
+        return micro_f1([model.decode(lp, lc, bias_punct=bias)[0] for lp, lc, _, _ in talks], [t[2] for t in talks])
+
+    bias, rows = ascend(punct_f1, len(labels), steps, rounds, "punct_f1")
 
     def casing_f1(case_bias):
-        preds = []
-        for (_, lc, _, _), m in zip(talks, marks):
-            case = (lc + case_bias).argmax(-1)
-            starts = np.concatenate([[True], ends[m[:-1]]])
-            case[starts & (case == model.O)] = model.CAP
-            preds.append(case)
+        preds = [model.decode(lp, lc, bias_punct=bias, bias_case=case_bias)[1] for lp, lc, _, _ in talks]
         return micro_f1(preds, [t[3] for t in talks])
 
     case_bias, case_rows = ascend(casing_f1, len(model.case_labels), steps, rounds, "casing_f1")
@@ -235,8 +215,12 @@ def tune_bias(pipeline, pack, steps, rounds: int = 6) -> tuple[dict, dict, list[
         r["bias"] = dict(zip(labels, r["bias"]))
     for r in case_rows:
         r["bias"] = dict(zip(model.case_labels, r["bias"]))
-    named = lambda b, names: {lab: float(v) for lab, v in zip(names, b) if v}  # noqa: E731
-    return named(bias, labels), named(case_bias, model.case_labels), rows + case_rows
+    return nonzero(bias, labels), nonzero(case_bias, model.case_labels), rows + case_rows
+
+
+def nonzero(bias: np.ndarray, names: list[str]) -> dict:
+    """Offsets as the card keeps them: by label name, zeros left out."""
+    return {lab: float(v) for lab, v in zip(names, bias) if v}
 
 
 def latency(restorer, runs: int) -> float:

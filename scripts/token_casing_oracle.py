@@ -34,10 +34,8 @@ def main():
         if not forms:
             continue
         lp, lc = model.logits(forms)
-        for name, punct in (("model punctuation", (lp + model.bias_punct).argmax(-1)), ("gold punctuation", gold_p)):
-            case = (lc + model.bias_case).argmax(-1)
-            starts = np.concatenate([[True], model.sentence_ends[punct[:-1]]])
-            case[starts & (case == model.O)] = model.CAP
+        for name, gold in (("model punctuation", None), ("gold punctuation", gold_p)):
+            case = model.decode(lp, lc, punct=gold)[1]
             c = counts[name]
             c[0] += int(((case == gold_c) & (gold_c > 0)).sum())
             c[1] += int(((case != gold_c) & (case > 0)).sum())

@@ -75,18 +75,27 @@ class TokenModel:
         and every word after a sentence end start with a capital, and the last word ends a sentence."""
         if not forms:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        p, c = self.logits(forms)
-        p = p + self.bias_punct
-        punct, case = p.argmax(-1), (c + self.bias_case).argmax(-1)
-        if self.final_mark and not self.sentence_ends[punct[-1]]:
-            # A document ends a sentence; the model never saw a document end (its training windows are
-            # cut from running text, where the last word's next word is merely out of view).
-            ends = np.flatnonzero(self.sentence_ends)
-            punct[-1] = ends[p[-1, ends].argmax()]
-            self.stats["final_mark_added"] += 1
+        return self.decode(*self.logits(forms))
+
+    def decode(self, p: np.ndarray, c: np.ndarray, bias_punct: np.ndarray | None = None,
+               bias_case: np.ndarray | None = None, punct: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Label ids from merged logits: the offsets (the card's by default) added, then the rules. Tuning
+        tries other offsets; ``punct`` (gold marks, for an oracle) replaces the decoded marks."""
+        bias_punct = self.bias_punct if bias_punct is None else bias_punct
+        bias_case = self.bias_case if bias_case is None else bias_case
+        case = (c + bias_case).argmax(-1)
+        if punct is None:
+            p = p + bias_punct
+            punct = p.argmax(-1)
+            if self.final_mark and not self.sentence_ends[punct[-1]]:
+                # A document ends a sentence; the model never saw a document end (its training windows are
+                # cut from running text, where the last word's next word is merely out of view).
+                ends = np.flatnonzero(self.sentence_ends)
+                punct[-1] = ends[p[-1, ends].argmax()]
+                self.stats["final_mark_added"] += 1
         starts = np.concatenate([[True], self.sentence_ends[punct[:-1]]])
         lower = starts & (case == self.O)
-        self.stats["words"] += len(forms)
+        self.stats["words"] += len(case)
         self.stats["sentence_starts"] += int(starts.sum())
         self.stats["lower_after_end"] += int(lower[1:].sum())
         self.stats["cap_not_after_end"] += int(((case == self.CAP) & ~starts).sum())
