@@ -77,24 +77,32 @@ def prepare_data(pack, corpora, dev, dev_holdout, min_count, out: Path) -> dict:
     return meta
 
 
-def resume_from(state_dir: Path, out: Path) -> None:
-    """Seed a fresh run folder from a committed compact state (model, optimizer, RNG, vocabulary)."""
+WEIGHTS = "weights.npz"  # the weights alone, without the optimizer: the token trainer's --state-weights-only
+
+
+def resume_from(state_dir: Path, out: Path, data_files: tuple[str, ...] = ("meta.json",)) -> None:
+    """Seed a fresh run folder from a committed compact state: the model (or its weights alone), optimizer
+    and RNG beside ``state.json``, and the data files (vocabulary, tokenizer) into ``data/``."""
     if (out / "state.json").is_file():
         return
     (out / "data").mkdir(parents=True, exist_ok=True)
-    for name in ("last.keras", "best.weights.h5", "weights.npz", "state.json"):
+    for name in ("last.keras", "best.weights.h5", WEIGHTS, "state.json"):
         if (state_dir / name).is_file():
             shutil.copyfile(state_dir / name, out / name)
-    shutil.copyfile(state_dir / "meta.json", out / "data" / "meta.json")
+    for name in data_files:
+        shutil.copyfile(state_dir / name, out / "data" / name)
 
 
-def save_compact_state(out: Path, state_dir: Path) -> None:
+def save_compact_state(out: Path, state_dir: Path,
+                       files: tuple[str, ...] = ("last.keras", "best.weights.h5", "state.json"),
+                       data_files: tuple[str, ...] = ("meta.json",)) -> None:
     """Copy what resuming needs (no corpus arrays) into a folder that can be committed."""
     state_dir.mkdir(parents=True, exist_ok=True)
-    for name in ("last.keras", "best.weights.h5", "state.json"):
+    for name in files:
         if (out / name).is_file():
             shutil.copyfile(out / name, state_dir / name)
-    shutil.copyfile(out / "data" / "meta.json", state_dir / "meta.json")
+    for name in data_files:
+        shutil.copyfile(out / "data" / name, state_dir / name)
 
 
 class WindowSampler:

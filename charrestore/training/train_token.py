@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
 import tempfile
 import time
@@ -31,10 +30,10 @@ from ..metrics import CASING_LABELS, PUNCT_ORDER, _labelled_words, casing_class,
 from ..packs import CAPS, LanguagePack, load_pack
 from . import set_threads
 from .corpus import read_documents
-from .train_char import parse_corpus_arg, resume_from, save_compact_state
+from .train_char import WEIGHTS, parse_corpus_arg, resume_from, save_compact_state
 
 TOKENIZER = "tokenizer.model"
-WEIGHTS = "weights.npz"  # a weights-only compact state (see save_weights_only_state)
+DATA_FILES = ("meta.json", TOKENIZER)  # what a compact state carries of data/
 SP_LINE_WORDS = 100
 
 
@@ -184,8 +183,7 @@ def train(args) -> Path:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.resume_from:
-        resume_from(Path(args.resume_from), out)
-        shutil.copyfile(Path(args.resume_from) / TOKENIZER, out / "data" / TOKENIZER)
+        resume_from(Path(args.resume_from), out, DATA_FILES)
     corpora = [parse_corpus_arg(c) for c in args.corpus]
     meta = prepare_data(pack, corpora, args.dev, args.vocab, args.lexicon_min, out)
     data_dir = out / "data"
@@ -273,19 +271,16 @@ def train(args) -> Path:
         if args.state_weights_only:
             save_weights_only_state(model, out, state_dir)
         else:
-            save_compact_state(out, state_dir)
+            save_compact_state(out, state_dir, data_files=DATA_FILES)
             compact_state(state_dir)
-        shutil.copyfile(data_dir / TOKENIZER, state_dir / TOKENIZER)
     return out
 
 
 def save_weights_only_state(model, out: Path, state_dir: Path) -> None:
     """A third of the full state: the last epoch's weights (fp32) without Adam's two moment tensors per
     weight, for members too large to commit whole. Resuming restarts the moments at the saved learning rate."""
-    state_dir.mkdir(parents=True, exist_ok=True)
+    save_compact_state(out, state_dir, files=("state.json",), data_files=DATA_FILES)
     np.savez_compressed(state_dir / WEIGHTS, **{f"w{i}": w for i, w in enumerate(model.get_weights())})
-    for name in ("state.json", "data/meta.json"):
-        shutil.copyfile(out / name, state_dir / Path(name).name)
 
 
 def compact_state(state_dir: Path) -> None:
