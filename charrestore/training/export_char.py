@@ -41,6 +41,33 @@ LICENSES = {
 QUANTIZED_OPS = ["LSTM", "MatMul", "Gather"]
 
 
+def store_conv_weights_fp16(path: Path) -> int:
+    """Store the fp32 Conv kernels of an ONNX file as fp16, cast back to fp32 when the session loads.
+
+    Dynamic quantization leaves Conv in fp32 (ORT's ConvInteger is slower on CPUs), so its kernels are
+    most of what is left of the file; fp16 storage halves them while the arithmetic stays fp32.
+    Returns the number of kernels converted.
+    """
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    model = onnx.load(str(path))
+    inits = {t.name: t for t in model.graph.initializer}
+    casts = []
+    for node in model.graph.node:
+        w = inits.pop(node.input[1], None) if node.op_type == "Conv" else None
+        if w is None or w.data_type != TensorProto.FLOAT:
+            continue
+        model.graph.initializer.remove(w)
+        half = numpy_helper.from_array(numpy_helper.to_array(w).astype(np.float16), f"{w.name}_fp16")
+        model.graph.initializer.append(half)
+        casts.append(helper.make_node("Cast", [half.name], [w.name], to=TensorProto.FLOAT))
+    for cast in reversed(casts):
+        model.graph.node.insert(0, cast)
+    onnx.save(model, str(path))
+    return len(casts)
+
+
 def license_of(path: str) -> str:
     name = Path(path).name
     return next((lic for key, lic in LICENSES.items() if name.startswith(key) or key in name), "unknown")

@@ -20,7 +20,7 @@ import numpy as np
 from ..cards import sha256_of, write_card
 from ..packs import load_pack
 from . import ensemble
-from .export_char import QUANTIZED_OPS, license_of, versions
+from .export_char import QUANTIZED_OPS, license_of, store_conv_weights_fp16, versions
 from .train_token import TOKENIZER, dev_windows, load_stream
 
 
@@ -56,8 +56,9 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
         spec = [tf.TensorSpec([None, None], tf.int32, name="ids"), tf.TensorSpec([None, None], tf.int32, name="starts")]
         tf2onnx.convert.from_keras(model, input_signature=spec, opset=17, output_path=str(fp32))
         if quantize:
-            # Convolutions stay fp32: ORT's ConvInteger is slower than its fp32 Conv on CPUs.
+            # Convolutions compute in fp32 (ORT's ConvInteger is slower on CPUs); their kernels are stored fp16.
             quantize_dynamic(str(fp32), str(onnx_path), weight_type=QuantType.QInt8, op_types_to_quantize=QUANTIZED_OPS)
+            store_conv_weights_fp16(onnx_path)
         else:
             shutil.copyfile(fp32, onnx_path)
         probe = (dev_x[0][:32], dev_x[1][:32])
@@ -86,7 +87,7 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
                       "vocab_size": meta["vocab_size"]},
         "lexicon": meta["lexicon"],
         "window": window, "overlap": overlap, "cut": cut,
-        "quantization": f"int8 dynamic weights for {'/'.join(QUANTIZED_OPS)} (Conv stays fp32)" if quantize else "none (fp32)",
+        "quantization": f"int8 dynamic weights for {'/'.join(QUANTIZED_OPS)}; Conv kernels stored fp16, computed fp32" if quantize else "none (fp32)",
         "export_checks": {"fp32_vs_keras_max_abs_diff": diff, "int8_vs_fp32_argmax_agreement": agree,
                           "words": int(fp32_pred[0].size)},
         "corpora": [{**s, "license": license_of(s["path"]), "path": Path(s["path"]).name} for s in meta["sources"]],
