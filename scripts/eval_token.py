@@ -188,10 +188,26 @@ def ascend(score, n: int, steps, rounds: int, key: str) -> tuple[np.ndarray, lis
     return bias, rows
 
 
+def tune_offsets(model, talks, steps, rounds: int = 6) -> tuple[np.ndarray, np.ndarray, list[dict], list[dict]]:
+    """Coordinate ascent of the logit offsets on ``talks`` [(punct logits, case logits, gold punct, gold case)]:
+    first the punctuation offsets on punctuation F1, then, with those, the casing offsets on casing F1 with the
+    consistency rule. Returns both offset vectors and the ascent rows (the last row holds the best F1)."""
+    def punct_f1(bias):
+        return micro_f1([model.decode(lp, lc, bias_punct=bias)[0] for lp, lc, _, _ in talks], [t[2] for t in talks])
+
+    bias, rows = ascend(punct_f1, len(model.punct_labels), steps, rounds, "punct_f1")
+
+    def casing_f1(case_bias):
+        preds = [model.decode(lp, lc, bias_punct=bias, bias_case=case_bias)[1] for lp, lc, _, _ in talks]
+        return micro_f1(preds, [t[3] for t in talks])
+
+    case_bias, case_rows = ascend(casing_f1, len(model.case_labels), steps, rounds, "casing_f1")
+    return bias, case_bias, rows, case_rows
+
+
 def tune_bias(pipeline, pack, steps, rounds: int = 6) -> tuple[dict, dict, list[dict]]:
-    """Per-label offsets added to the logits (card keys "bias" and "case_bias"), by coordinate ascent on
-    ted_dev talks: first the punctuation offsets on punctuation F1, then, with those, the casing offsets on
-    casing F1 with the consistency rule. The model's recall is below its precision; an offset trades them."""
+    """Per-label offsets added to the logits (card keys "bias" and "case_bias"), tuned on ted_dev talks by
+    ``tune_offsets``. The model's recall is below its precision; an offset trades them."""
     model = pipeline.engine.model
     labels = list(model.punct_labels)
     punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
@@ -200,16 +216,7 @@ def tune_bias(pipeline, pack, steps, rounds: int = 6) -> tuple[dict, dict, list[
         forms, punct, case = _labelled_words(ref, pack, True, punct_of_class)
         if forms:
             talks.append((*model.logits(forms), punct, case))
-    def punct_f1(bias):
-        return micro_f1([model.decode(lp, lc, bias_punct=bias)[0] for lp, lc, _, _ in talks], [t[2] for t in talks])
-
-    bias, rows = ascend(punct_f1, len(labels), steps, rounds, "punct_f1")
-
-    def casing_f1(case_bias):
-        preds = [model.decode(lp, lc, bias_punct=bias, bias_case=case_bias)[1] for lp, lc, _, _ in talks]
-        return micro_f1(preds, [t[3] for t in talks])
-
-    case_bias, case_rows = ascend(casing_f1, len(model.case_labels), steps, rounds, "casing_f1")
+    bias, case_bias, rows, case_rows = tune_offsets(model, talks, steps, rounds)
     model.bias_punct, model.bias_case = bias, case_bias
     for r in rows:
         r["bias"] = dict(zip(labels, r["bias"]))

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from charrestore import Restorer, load_pack  # noqa: E402
 from charrestore.metrics import _labelled_words, punct_label  # noqa: E402
-from eval_token import CORPORA, ascend, micro_f1, ted_talks  # noqa: E402
+from eval_token import CORPORA, ted_talks, tune_offsets  # noqa: E402
 
 STEPS = np.arange(-1.0, 3.01, 0.25)  # as eval_token.py --bias
 
@@ -58,20 +58,10 @@ def main():
     print("| members | punct overall F1 | casing overall F1 | offsets (punct; case) |\n|---|---|---|---|")
     for k in range(1, len(models) + 1):
         for subset in itertools.combinations(range(len(models)), k):
-            mean = [tuple(sum(o[i][h] for i in subset) / k for h in (0, 1)) for o in outs]
-
-            def punct_f1(bias):
-                return micro_f1([shipped.decode(lp, lc, bias_punct=bias)[0] for lp, lc in mean], [g[0] for g in gold])
-
-            bias, _ = ascend(punct_f1, len(labels), STEPS, 6, "punct_f1")
-
-            def casing_f1(case_bias):
-                return micro_f1([shipped.decode(lp, lc, bias_punct=bias, bias_case=case_bias)[1] for lp, lc in mean],
-                                [g[1] for g in gold])
-
-            case_bias, _ = ascend(casing_f1, len(shipped.case_labels), STEPS, 6, "casing_f1")
+            talks = [(*(sum(o[i][h] for i in subset) / k for h in (0, 1)), *g) for o, g in zip(outs, gold)]
+            bias, case_bias, rows, case_rows = tune_offsets(shipped, talks, STEPS)
             names = " + ".join(Path(args.members[i]).name for i in subset)
-            print(f"| {names} | {100 * punct_f1(bias):.2f} | {100 * casing_f1(case_bias):.2f} | "
+            print(f"| {names} | {100 * rows[-1]['punct_f1']:.2f} | {100 * case_rows[-1]['casing_f1']:.2f} | "
                   f"{bias.tolist()}; {case_bias.tolist()} |", flush=True)
 
 
