@@ -82,6 +82,15 @@ def ted_talks(path: Path, pack) -> list[str]:
     return [" ".join(p) for p in talks.values() if p]
 
 
+def labelled_talks(model, pack) -> list[tuple[list[str], np.ndarray, np.ndarray]]:
+    """ted_dev talks as (word forms, gold punctuation ids, gold casing ids) in the label order of ``model``
+    (the words are given, so predictions align with them one to one)."""
+    labels = list(model.punct_labels)
+    punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
+    talks = [_labelled_words(ref, pack, True, punct_of_class) for ref in ted_talks(CORPORA / "ted_dev.tsv", pack)]
+    return [t for t in talks if t[0]]
+
+
 def load_dev_line(line: str, pack) -> list[str]:
     from charrestore.training.corpus import clean
 
@@ -210,12 +219,7 @@ def tune_bias(pipeline, pack, steps, rounds: int = 6) -> tuple[dict, dict, list[
     ``tune_offsets``. The model's recall is below its precision; an offset trades them."""
     model = pipeline.engine.model
     labels = list(model.punct_labels)
-    punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
-    talks = []
-    for ref in ted_talks(CORPORA / "ted_dev.tsv", pack):
-        forms, punct, case = _labelled_words(ref, pack, True, punct_of_class)
-        if forms:
-            talks.append((*model.logits(forms), punct, case))
+    talks = [(*model.logits(forms), punct, case) for forms, punct, case in labelled_talks(model, pack)]
     bias, case_bias, rows, case_rows = tune_offsets(model, talks, steps, rounds)
     model.bias_punct, model.bias_case = bias, case_bias
     for r in rows:

@@ -13,36 +13,24 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from charrestore import Restorer, load_pack  # noqa: E402
-from charrestore.metrics import _labelled_words, punct_label  # noqa: E402
-from eval_token import CORPORA, ted_talks  # noqa: E402
+from eval_token import labelled_talks, micro_f1  # noqa: E402
 
 
 def main():
     pack = load_pack("en")
     model = Restorer(lang="en", engine="pipeline", spaces="keep", threads=1).engine.model
-    labels = list(model.punct_labels)
-    punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
-    counts = {"model punctuation": [0, 0, 0], "gold punctuation": [0, 0, 0]}
-    for ref in ted_talks(CORPORA / "ted_dev.tsv", pack):
-        forms, gold_p, gold_c = _labelled_words(ref, pack, True, punct_of_class)
-        if not forms:
-            continue
+    preds = {"model punctuation": [], "gold punctuation": []}
+    talks = labelled_talks(model, pack)
+    for forms, gold_p, _ in talks:
         lp, lc = model.logits(forms)
-        for name, gold in (("model punctuation", None), ("gold punctuation", gold_p)):
-            case = model.decode(lp, lc, punct=gold)[1]
-            c = counts[name]
-            c[0] += int(((case == gold_c) & (gold_c > 0)).sum())
-            c[1] += int(((case != gold_c) & (case > 0)).sum())
-            c[2] += int(((case != gold_c) & (gold_c > 0)).sum())
-    for name, (tp, fp, fn) in counts.items():
-        print(f"ted_dev talks, casing overall F1 with {name}: {100 * 2 * tp / (2 * tp + fp + fn):.2f}")
-
+        preds["model punctuation"].append(model.decode(lp, lc)[1])
+        preds["gold punctuation"].append(model.decode(lp, lc, punct=gold_p)[1])
+    for name, case in preds.items():
+        print(f"ted_dev talks, casing overall F1 with {name}: {100 * micro_f1(case, [t[2] for t in talks]):.2f}")
 
 if __name__ == "__main__":
     main()

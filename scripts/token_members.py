@@ -8,7 +8,8 @@ settings are the shipped card's. Members are exported one by one first, e.g.
     charrestore export token --run runs/token-en-c --lang en --out /tmp/members/c/en --window 128 --overlap 32 --cut 8
     python scripts/token_members.py /tmp/members/small /tmp/members/wide /tmp/members/c
 
-Each argument is a models root holding ``en/token.*``; all must share the tokenizer.
+Each argument is a models root holding ``en/token.*``. Each member reads the words with its own tokenizer;
+to ship a subset as one model, its runs must share one (``export`` checks).
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from charrestore import Restorer, load_pack  # noqa: E402
-from charrestore.metrics import _labelled_words, punct_label  # noqa: E402
-from eval_token import CORPORA, ted_talks, tune_offsets  # noqa: E402
+from eval_token import labelled_talks, tune_offsets  # noqa: E402
 
 STEPS = np.arange(-1.0, 3.01, 0.25)  # as eval_token.py --bias
 
@@ -45,14 +45,10 @@ def main():
               for m in args.members]
     for m in models:
         m.window, m.overlap, m.cut = shipped.window, shipped.overlap, shipped.cut
-    labels = list(shipped.punct_labels)
-    punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
     gold, outs = [], []  # outs[talk][member] = (punct, case) log-probabilities
-    for ref in ted_talks(CORPORA / "ted_dev.tsv", pack):
-        forms, punct, case = _labelled_words(ref, pack, True, punct_of_class)
-        if forms:
-            gold.append((punct, case))
-            outs.append([tuple(map(log_softmax, m.logits(forms))) for m in models])
+    for forms, punct, case in labelled_talks(shipped, pack):
+        gold.append((punct, case))
+        outs.append([tuple(map(log_softmax, m.logits(forms))) for m in models])
     print(f"ted_dev talks: {len(gold)} talks, {sum(len(g[0]) for g in gold):,} words; "
           f"window {shipped.window} / overlap {shipped.overlap} / cut {shipped.cut}")
     print("| members | punct overall F1 | casing overall F1 | offsets (punct; case) |\n|---|---|---|---|")
