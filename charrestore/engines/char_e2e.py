@@ -19,10 +19,13 @@ SPACES_MODES = ("auto", "keep", "restore")
 
 
 def class_bias(pack: LanguagePack, bias: dict[str, float]) -> np.ndarray:
-    """Per-class logit offsets from per-feature ones (tuned on dev to trade precision for recall)."""
+    """Per-class logit offsets from per-feature ones (tuned on dev to trade precision for recall). A class with
+    several marks ("etc.,") takes its largest mark offset, not their sum: a sum lifts combinations the model
+    rarely means over the single marks (an input's last letter came out as "o.,?")."""
     out = np.zeros(pack.n_classes, np.float32)
     for c in range(pack.n_classes):
-        out[c] = sum(v for f, v in bias.items() if c & pack.bit(f))
+        on = [(f, v) for f, v in bias.items() if c & pack.bit(f)]
+        out[c] = sum(v for f, v in on if f not in pack.marks) + max((v for f, v in on if f in pack.marks), default=0.0)
     return out
 
 
@@ -55,8 +58,6 @@ class CharEngine:
         self.masks = state_masks(pack)
         self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
         self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
-        has_end = (np.arange(pack.n_classes) & self.sentence_bits) != 0
-        self.end_mask = np.where(has_end, 0.0, -np.inf).astype(np.float32)
         self.no_space = np.flatnonzero((np.arange(pack.n_classes) & self.space_bit) == 0)
         self.other_marks = sum(pack.bit(m) for m in pack.marks if m not in pack.sentence_marks)
         classes, marks = np.arange(pack.n_classes), self.other_marks | self.sentence_bits
@@ -120,7 +121,11 @@ class CharEngine:
             last[self.no_space] = np.maximum(logits[-1, self.no_space], logits[-1, self.no_space | self.space_bit])
             scores[-1] = last + bias + self.masks[enforce[-1]]
         if at_end and end_mark:
-            scores[-1] += self.end_mask
+            best = int(scores[-1].argmax())
+            if not best & self.sentence_bits:  # only the mark changes: case comes from the unconstrained best
+                keep = np.full_like(scores[-1], -np.inf)
+                keep[self.final_variants[best]] = 0.0
+                scores[-1] += keep
         return scores
 
     def encode(self, text: str, spaces: str = "auto") -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
