@@ -178,3 +178,29 @@ def test_corrupt_tokenizer_is_refused(models, tmp_path):
     spm.write_bytes(spm.read_bytes()[:-10])
     with pytest.raises(ModelError, match="token.spm"):
         Restorer(lang="en", engine="pipeline", models_dir=str(broken))
+
+
+def test_edge_ids_mark_the_documents_first_and_last_window(models):
+    """A card with ``edge_id`` (a model trained with edge windows): the first window starts with the edge id and
+    the last ends with it, the inner windows have none, and the word positions move past a leading edge."""
+    model = Restorer(lang="en", engine="pipeline", spaces="keep", models_dir=str(models)).engine.model
+    edge, fed = 10_000, []
+
+    class Recorder:
+        def run(self, names, feeds):
+            fed.append({k: v.copy() for k, v in feeds.items()})
+            shape = feeds["starts"].shape + (4,)
+            return [np.zeros(shape, np.float32), np.zeros(shape, np.float32)]
+
+    session, model.session, model.edge = model.session, Recorder(), edge
+    try:
+        forms = "but what are the risks i am not technical".split() * (3 * model.window // 9)
+        model.logits(forms)
+    finally:
+        model.session, model.edge = session, None
+    rows = [(f["ids"][k], f["starts"][k]) for f in fed for k in range(len(f["ids"]))]
+    assert len(rows) >= 3
+    first, last, inner = rows[0], rows[-1], rows[1:-1]
+    assert first[0][0] == edge and first[1][0] == 1
+    assert last[0][last[0] != 0][-1] == edge and last[1][0] == 0
+    assert all(edge not in r[0] and r[1][0] == 0 for r in inner)

@@ -1,4 +1,5 @@
-"""train token: a weights-only compact state resumes with the saved weights, epoch count and tokenizer."""
+"""train token: a weights-only compact state resumes with the saved weights, epoch count and tokenizer; a run
+initialized from another gains the edge row and carries its history; edge windows sit at sentence ends."""
 
 import argparse
 import json
@@ -10,7 +11,8 @@ import pytest
 keras = pytest.importorskip("keras")
 pytest.importorskip("sentencepiece")
 
-from charrestore.training.train_token import WEIGHTS, add_arguments, train  # noqa: E402
+from charrestore.training.ensemble import load_trained  # noqa: E402
+from charrestore.training.train_token import WEIGHTS, WordWindowSampler, add_arguments, train  # noqa: E402
 
 TEXT = Path(__file__).parent / "fixtures" / "text" / "en.txt"
 
@@ -43,3 +45,38 @@ def test_weights_only_state_resumes(tmp_path):
     assert len(weights) == len(saved.files)
     for i, w in enumerate(weights):
         np.testing.assert_array_equal(w, saved[f"w{i}"])
+
+
+def test_init_from_adds_the_edge_row_and_carries_the_run(tmp_path):
+    first = train(tiny_args(tmp_path / "a"))
+    start = load_trained(first).get_weights()
+    # At learning rate 0 the new run keeps the weights it starts from: the old ones plus the edge row.
+    out = train(tiny_args(tmp_path / "b", "--init-from", str(first), "--edges", "0.5", "--lr", "0"))
+    weights = keras.saving.load_model(out / "last.keras").get_weights()
+    assert weights[0].shape == (start[0].shape[0] + 1, start[0].shape[1])
+    np.testing.assert_array_equal(weights[0][:-1], start[0])
+    np.testing.assert_allclose(weights[0][-1], start[0].mean(0), rtol=1e-6)
+    for w, s in zip(weights[1:], start[1:]):
+        np.testing.assert_array_equal(w, s)
+    a, b = (json.loads((d / "state.json").read_text()) for d in (first, out))
+    assert b["stage_start"] == a["epoch"] and b["epoch"] == a["epoch"] + 1
+    assert b["hyper"]["edges"] == 0.5 and b["cpu_seconds"] > a["cpu_seconds"]
+    assert b["history"][:a["epoch"]] == a["history"] and b["commands"][:-1] == a["commands"]
+
+
+def test_edge_windows_begin_after_or_end_at_a_sentence_end():
+    n, W, edge, end = 400, 8, 99, 2
+    rng = np.random.default_rng(0)
+    punct = np.where(rng.random(n) < 0.15, end, 0).astype(np.int32)
+    flat = np.arange(1, n + 1, dtype=np.int32)  # one subword per word
+    stream = (flat, np.arange(n + 1), punct, np.zeros(n, np.int32))
+    sampler = WordWindowSampler([stream], [1.0], W, rng, edge=edge, edges=1.0, end_labels=[end])
+    (ids, starts), (p, _) = sampler.batch(64)
+    begins = ids[:, 0] == edge
+    ends = (ids == edge).any(1) & ~begins
+    assert begins.any() and ends.any()
+    for k in np.flatnonzero(begins):
+        first_word = ids[k, 1] - 1
+        assert punct[first_word - 1] == end and starts[k, 0] == 1
+    for k in np.flatnonzero(ends):
+        assert p[k, -1] == end and ids[k, W] == edge

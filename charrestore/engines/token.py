@@ -53,6 +53,7 @@ class TokenModel:
         self.stats: Counter = Counter()
         self.consistency = True
         self.final_mark = bool(card.get("final_mark", True))
+        self.edge = card.get("edge_id")  # None: a model trained without document edges
 
     def logits(self, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Merged punctuation and casing logits [words, labels] of a word sequence."""
@@ -62,7 +63,8 @@ class TokenModel:
         windows = plan(len(forms), self.window, self.overlap, self.cut)
         for b in range(0, len(windows), self.batch_size):
             batch = windows[b:b + self.batch_size]
-            ids, starts = pack_windows(flat, offsets, [(w.start, w.end) for w in batch])
+            ids, starts = pack_windows(flat, offsets, [(w.start, w.end) for w in batch], self.edge,
+                                       [(w.start == 0, w.end == len(forms)) for w in batch])
             p, c = self.session.run(None, {"ids": ids, "starts": starts})
             for w, pw, cw in zip(batch, p, c):
                 keep = slice(w.keep_start - w.start, w.keep_end - w.start)

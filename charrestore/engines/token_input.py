@@ -31,13 +31,25 @@ def word_pieces(sp, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return flat, offsets
 
 
-def pack_windows(flat: np.ndarray, offsets: np.ndarray, spans) -> tuple[np.ndarray, np.ndarray]:
-    """ids [B, T] (padded with PAD) and starts [B, W] for word spans ``(first, end)`` of equal length W."""
+def pack_windows(flat: np.ndarray, offsets: np.ndarray, spans, edge: int | None = None,
+                 edges=None) -> tuple[np.ndarray, np.ndarray]:
+    """ids [B, T] (padded with PAD) and starts [B, W] for word spans ``(first, end)`` of equal length W.
+
+    ``edges`` (a (begins, ends) pair per span) puts the ``edge`` id before a span that begins its document
+    and after one that ends it: a model trained with edge windows then knows that a sentence starts or
+    ends there, which running text never tells it ("will ai change our future" is a question)."""
     spans = list(spans)
-    lengths = [int(offsets[e] - offsets[s]) for s, e in spans]
+    if edge is None or edges is None:
+        edges = [(False, False)] * len(spans)
+    lengths = [int(offsets[e] - offsets[s]) + a + b for (s, e), (a, b) in zip(spans, edges)]
     ids = np.zeros((len(spans), max(lengths)), np.int32)
     starts = np.empty((len(spans), spans[0][1] - spans[0][0]), np.int32)
-    for k, (s, e) in enumerate(spans):
-        ids[k, :lengths[k]] = flat[offsets[s]:offsets[e]]
-        starts[k] = offsets[s:e] - offsets[s]
+    for k, ((s, e), (a, b)) in enumerate(zip(spans, edges)):
+        n = int(offsets[e] - offsets[s])
+        ids[k, a:a + n] = flat[offsets[s]:offsets[e]]
+        if a:
+            ids[k, 0] = edge
+        if b:
+            ids[k, a + n] = edge
+        starts[k] = offsets[s:e] - offsets[s] + a
     return ids, starts

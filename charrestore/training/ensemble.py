@@ -58,7 +58,8 @@ def training_record(runs: list[Path], models: list, seen_key: str, machine: str)
             "epochs": state["epoch"], "cpu_hours": round(state["cpu_seconds"] / 3600, 3),
             "wall_hours": round(state["wall_seconds"] / 3600, 3),
             f"{seen_key}_seen": state["history"][-1][seen_key] if state["history"] else 0,
-            "best_val_loss": min((h["val_loss"] for h in state["history"]), default=None),
+            "best_val_loss": min((h["val_loss"] for h in state["history"][state.get("stage_start", 0):]),
+                                 default=None),
             "commands": state["commands"]})
     if len(records) == 1:
         r = records[0]

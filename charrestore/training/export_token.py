@@ -45,6 +45,9 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
     state = json.loads((run / "state.json").read_text())
     meta = json.loads((run / "data" / "meta.json").read_text())
     ensemble.require_shared(runs, lambda r: sha256_of(r / "data" / TOKENIZER), "tokenizer")
+    ensemble.require_shared(runs, lambda r: bool(json.loads((r / "state.json").read_text())["hyper"].get("edges")),
+                            "edge training (all or none)")
+    edge = meta["vocab_size"] if state["hyper"].get("edges") else None
     members = [ensemble.load_trained(r) for r in runs]
     model = ensemble.combine(members)
     pack = load_pack(lang)
@@ -82,7 +85,9 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
         "punct_labels": meta["punct_labels"],
         "case_labels": meta["case_labels"],
         "input": "ids [batch, subwords] (SentencePiece ids, 0 = padding), starts [batch, words] (first subword of "
-                 "each word); outputs punct and case logits [batch, words, 4]",
+                 "each word); outputs punct and case logits [batch, words, 4]" + (
+                     f"; id {edge} (edge) precedes a document's first window and follows its last" if edge else ""),
+        **({"edge_id": edge} if edge is not None else {}),
         "tokenizer": {"file": tok_path.name, "sha256": sha256_of(tok_path), "type": "SentencePiece BPE",
                       "vocab_size": meta["vocab_size"]},
         "lexicon": meta["lexicon"],

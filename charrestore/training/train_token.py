@@ -9,6 +9,9 @@ Every epoch saves ``last.keras`` (weights + optimizer) and ``state.json`` (epoch
 CPU and wall time, history), like the char trainer, so a later session continues where this one stopped.
 A member too large to commit whole keeps a weights-only state (``--state-weights-only``, a third of the size).
 TensorFlow is held to ``--threads`` threads (default 1) so that it can run beside another training.
+With ``--edges`` a share of the windows begins at a sentence start or ends at a sentence end, marked by an
+edge id after the tokenizer's vocabulary (the runtime marks a document's first and last window the same way);
+``--init-from`` starts such a run from another run's weights (the embedding gains the edge row).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -30,6 +34,7 @@ from ..metrics import CASING_LABELS, PUNCT_ORDER, _labelled_words, casing_class,
 from ..packs import CAPS, LanguagePack, load_pack
 from . import set_threads
 from .corpus import read_documents
+from .ensemble import load_trained
 from .train_char import WEIGHTS, parse_corpus_arg, resume_from, save_compact_state
 
 TOKENIZER = "tokenizer.model"
@@ -138,12 +143,31 @@ def load_stream(data_dir: Path, name: str):
 
 
 class WordWindowSampler:
-    """Batches of ``window`` consecutive words at random offsets of weighted sources."""
+    """Batches of ``window`` consecutive words at random offsets of weighted sources. With ``edges`` > 0,
+    that share of the windows (half each) begins right after or ends right at a sentence end (a word
+    labelled with one of ``end_labels``), with the ``edge`` id before or after its subwords."""
 
-    def __init__(self, streams, weights, window, rng):
+    def __init__(self, streams, weights, window, rng, edge=None, edges=0.0, end_labels=()):
         self.streams, self.window, self.rng = streams, window, rng
         w = np.asarray(weights, dtype=float)
         self.p = w / w.sum()
+        self.edge, self.edges = edge, edges
+        self.ends = [np.flatnonzero(np.isin(s[2], end_labels)) for s in streams] if edges else []
+
+    def span(self, s: int, n: int) -> tuple[int, tuple[bool, bool]]:
+        """A window's first word and its (begins, ends) edge flags."""
+        W = self.window
+        o = int(self.rng.integers(0, n - W))
+        if not self.edges:
+            return o, (False, False)
+        kind = self.rng.random()
+        if kind < self.edges and len(self.ends[s]):
+            e = int(self.ends[s][self.rng.integers(len(self.ends[s]))])
+            if kind < self.edges / 2 and e + 1 + W <= n:
+                return e + 1, (True, False)
+            if kind >= self.edges / 2 and e + 1 >= W:
+                return e + 1 - W, (False, True)
+        return o, (False, False)
 
     def batch(self, size):
         W = self.window
@@ -151,8 +175,8 @@ class WordWindowSampler:
         ids, starts, punct, case = [], [], np.empty((size, W), np.int32), np.empty((size, W), np.int32)
         for k, s in enumerate(src):
             flat, offsets, p, c = self.streams[s]
-            o = int(self.rng.integers(0, len(p) - W))
-            i, st = pack_windows(flat, offsets, [(o, o + W)])
+            o, flags = self.span(s, len(p))
+            i, st = pack_windows(flat, offsets, [(o, o + W)], self.edge, [flags])
             ids.append(i[0])
             starts.append(st[0])
             punct[k], case[k] = p[o:o + W], c[o:o + W]
@@ -184,6 +208,9 @@ def train(args) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     if args.resume_from:
         resume_from(Path(args.resume_from), out, DATA_FILES)
+    init = Path(args.init_from) if args.init_from and not (out / "state.json").is_file() else None
+    if init and not (out / "data").is_dir():
+        shutil.copytree(init / "data", out / "data")
     corpora = [parse_corpus_arg(c) for c in args.corpus]
     meta = prepare_data(pack, corpora, args.dev, args.vocab, args.lexicon_min, out)
     data_dir = out / "data"
@@ -192,9 +219,11 @@ def train(args) -> Path:
 
     state_path, last_path = out / "state.json", out / "last.keras"
     hyper = {k: getattr(args, k) for k in ("emb", "lstm", "conv_layers", "kernel", "dropout", "window", "batch",
-                                           "lr", "weight_decay", "alpha", "steps", "vocab")}
+                                           "lr", "weight_decay", "alpha", "steps", "vocab", "edges")}
+
     def new_model(lr):
-        model = build_token_model(meta["vocab_size"], emb=hyper["emb"], lstm=hyper["lstm"],
+        vocab = meta["vocab_size"] + (1 if hyper.get("edges") else 0)  # the edge id is the last row
+        model = build_token_model(vocab, emb=hyper["emb"], lstm=hyper["lstm"],
                                   conv_layers=hyper["conv_layers"], kernel=hyper["kernel"], dropout=hyper["dropout"])
         sce = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
         model.compile(optimizer=keras.optimizers.Adam(lr, weight_decay=hyper["weight_decay"], clipnorm=1.0),
@@ -214,6 +243,15 @@ def train(args) -> Path:
                 model.set_weights([w[f"w{i}"] for i in range(len(w.files))])
             print("weights-only state: Adam's moments restart at the saved learning rate", flush=True)
         print(f"resuming at epoch {state['epoch']} (cumulative CPU {state['cpu_seconds'] / 3600:.2f} h)", flush=True)
+    elif init:
+        # Another run's history, CPU time and commands carry over: the card counts the whole cost.
+        state = json.loads((init / "state.json").read_text())
+        state["hyper"].update(lr=args.lr, steps=args.steps, edges=args.edges)
+        state.update(rng=None, stage_start=state["epoch"], init_from=str(init))
+        hyper = state["hyper"]
+        model = new_model(args.lr)
+        init_weights(load_trained(init), model)
+        print(f"initialized from {init} (epoch {state['epoch']}, its best weights)", flush=True)
     else:
         state = {"epoch": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0, "history": [], "hyper": hyper,
                  "rng": None, "commands": []}
@@ -224,7 +262,9 @@ def train(args) -> Path:
     rng = np.random.default_rng(args.seed)
     if state["rng"]:
         rng.bit_generator.state = state["rng"]
-    sampler = WordWindowSampler(streams, [s["weight"] for s in meta["sources"]], hyper["window"], rng)
+    ends = [meta["punct_labels"].index(lab) for lab in ("PERIOD", "QUESTION")]
+    sampler = WordWindowSampler(streams, [s["weight"] for s in meta["sources"]], hyper["window"], rng,
+                                edge=meta["vocab_size"], edges=hyper.get("edges", 0.0), end_labels=ends)
 
     def batches():
         while True:
@@ -249,7 +289,7 @@ def train(args) -> Path:
             state["history"].append({"epoch": epoch + 1, "lr": lr, "words": (epoch + 1) * words_per_epoch,
                                      **{k: float(v) for k, v in (logs or {}).items()}})
             self.model.save(last_path)
-            best = min(h["val_loss"] for h in state["history"])
+            best = min(h["val_loss"] for h in state["history"][state.get("stage_start", 0):])
             if logs and logs.get("val_loss") == best:
                 self.model.save_weights(out / "best.weights.h5")
             state_path.write_text(json.dumps(state, default=str))
@@ -274,6 +314,16 @@ def train(args) -> Path:
             save_compact_state(out, state_dir, data_files=DATA_FILES)
             compact_state(state_dir)
     return out
+
+
+def init_weights(src, dst) -> None:
+    """``dst`` takes ``src``'s weights; rows that ``dst``'s embedding adds (the edge id) start at the mean row."""
+    weights = []
+    for w, v in zip(src.get_weights(), dst.weights):
+        if w.shape != tuple(v.shape):
+            w = np.concatenate([w, np.repeat(w.mean(0, keepdims=True), v.shape[0] - w.shape[0], 0)])
+        weights.append(w)
+    dst.set_weights(weights)
 
 
 def save_weights_only_state(model, out: Path, state_dir: Path) -> None:
@@ -317,6 +367,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dev-windows", type=int, default=600)
     p.add_argument("--threads", type=int, default=1, help="TensorFlow intra- and inter-op threads")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--edges", type=float, default=0.0,
+                   help="share of windows that begin or end at a sentence boundary, marked with the edge id")
+    p.add_argument("--init-from", help="a training folder whose best weights start this run (same tokenizer)")
     p.add_argument("--resume-from", help="committed compact state folder to continue from (see --save-state)")
     p.add_argument("--save-state", help="after training, copy the compact resumable state here (to commit)")
     p.add_argument("--state-weights-only", action="store_true",
