@@ -23,6 +23,24 @@ def load_dev(files, pack, holdout: int = 0) -> list[str]:
     return docs
 
 
+def sentences(docs: list[str], pack) -> list[str]:
+    """Each document cut after every word whose marks end a sentence (as the token metrics label it), so that
+    every sentence is restored as an input of its own: the short inputs users type."""
+    ends = sum(pack.bit(m) for m in pack.sentence_marks)
+    out = []
+    for doc in docs:
+        words: list[str] = []
+        for word in doc.split():
+            words.append(word)
+            _, classes = parse(word, pack)
+            if len(classes) and classes[-1] & ends:
+                out.append(" ".join(words))
+                words = []
+        if words:
+            out.append(" ".join(words))
+    return out
+
+
 def unspaced_docs(refs: list[str], pack, engine) -> tuple[list, list]:
     """For position-wise scoring of restored spaces: the reference classes of each document and the engine's
     encoding ``(base, gids, states, enforce)`` of its unmarked, de-spaced text. A document whose graphemes

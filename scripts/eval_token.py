@@ -11,6 +11,8 @@
 - iwslt dev2010 (``iwslt_dev2010_ref_cased.txt``, cased references, one segment per line, no talk
   boundaries): punctuation and casing, restored as one document from lowercase, mark-free words. Nothing is
   tuned or early-stopped on it, so it is the held-out check closest to the IWSLT2011 test set.
+- ted_dev sentences: the same paragraphs cut after every sentence end, each sentence restored on its own
+  (the short inputs users type: the first word starts and the last word ends a sentence).
 - consistency: how often the raw casing head disagrees with "capital after PERIOD/QUESTION".
 - latency of the 42-word Table-5 paragraph (median, 1 thread) and the int8 model size.
 
@@ -44,7 +46,7 @@ from charrestore import Restorer, load_pack  # noqa: E402
 from charrestore.cards import write_card  # noqa: E402
 from charrestore.metrics import _labelled_words, evaluate_token, punct_label  # noqa: E402
 from charrestore.paths import models_dir  # noqa: E402
-from dev_sets import load_dev  # noqa: E402
+from dev_sets import load_dev, sentences  # noqa: E402
 from eval_char import spaced_input  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora" / "en"
@@ -311,7 +313,7 @@ def main():
 
     pack = load_pack("en")
     out = Path(args.out)
-    for d in ("iwslt", "iwslt2010", "ted_dev"):
+    for d in ("iwslt", "iwslt2010", "ted_dev", "ted_sentences"):
         (out / d).mkdir(parents=True, exist_ok=True)
     report = Path(args.report)
     report.parent.mkdir(parents=True, exist_ok=True)
@@ -331,9 +333,11 @@ def main():
     dev2010_in = [spaced_input(r, pack) for r in dev2010_ref]
     ted_ref = load_dev([CORPORA / "ted_dev.tsv"], pack)
     ted_in = [spaced_input(r, pack) for r in ted_ref]
+    sent_ref = sentences(ted_ref, pack)
+    sent_in = [spaced_input(r, pack) for r in sent_ref]
     plot = report.with_name("eval_token_en_confusion.png")
 
-    results: dict[str, dict] = {"iwslt_dev2012": {}, "iwslt_dev2010": {}, "ted_dev": {}}
+    results: dict[str, dict] = {"iwslt_dev2012": {}, "iwslt_dev2010": {}, "ted_dev": {}, "ted_dev_sentences": {}}
     stats = {}
     model.stats.clear()
     results["iwslt_dev2012"]["pipeline"] = run(pipeline, "pipeline", iwslt_ref, iwslt_in, out / "iwslt")
@@ -342,6 +346,7 @@ def main():
     model.stats.clear()
     results["ted_dev"]["pipeline"] = run(pipeline, "pipeline", ted_ref, ted_in, out / "ted_dev", plot)
     stats["ted_dev"] = dict(model.stats)
+    results["ted_dev_sentences"]["pipeline"] = run(pipeline, "pipeline", sent_ref, sent_in, out / "ted_sentences")
     model.consistency = False
     results["ted_dev"]["pipeline_raw"] = run(pipeline, "pipeline_raw", ted_ref, ted_in, out / "ted_dev")
     model.consistency = True
@@ -351,6 +356,7 @@ def main():
         results["iwslt_dev2012"]["char"] = run(char, "char", iwslt_ref, iwslt_in, out / "iwslt")
         results["iwslt_dev2010"]["char"] = run(char, "char", dev2010_ref, dev2010_in, out / "iwslt2010")
         results["ted_dev"]["char"] = run(char, "char", ted_ref, ted_in, out / "ted_dev")
+        results["ted_dev_sentences"]["char"] = run(char, "char", sent_ref, sent_in, out / "ted_sentences")
         ms["char"] = latency(char, args.latency_runs)
         char_card = char.engine.card
     size_mb = onnx_path.stat().st_size / 1e6
@@ -436,7 +442,7 @@ def main():
         card["bias"], card["case_bias"] = bias, case_bias
         card["tuning_command"] = command
         heads = {"iwslt_dev2012": ("punctuation",), "iwslt_dev2010": ("punctuation", "casing"),
-                 "ted_dev": ("punctuation", "casing")}
+                 "ted_dev": ("punctuation", "casing"), "ted_dev_sentences": ("punctuation", "casing")}
         card["dev_metrics"] = {
             **{s: {e: {k: v[k]["overall"] for k in heads[s]} for e, v in r.items()} for s, r in results.items()},
             "latency_ms_table5_1thread": round(ms["pipeline"], 3), "consistency": stats, "command": command,
