@@ -100,6 +100,18 @@ def test_end_of_input_folds_the_space_twins(restorers):
     assert np.array_equal(scores[0], logits[0] + bias + engine.masks[NO_SPACE])  # only the end folds
 
 
+def test_the_forced_end_changes_only_the_mark(restorers):
+    """The model, unsure of the last grapheme, prefers no mark and no capital; CAPS+'.' scores better than '.'
+    alone (once the biases are in), but the end must keep the unconstrained best's case ("the he" once ended "hE.")."""
+    engine = restorers["en", "restore"].engine
+    pack = engine.pack
+    logits = np.full((1, pack.n_classes), -9.0, np.float32)
+    logits[0, [0, pack.bit("CAPS"), pack.bit("."), pack.bit("CAPS") | pack.bit(".")]] = [5.0, 4.0, -3.0, -2.0]
+    bias = class_bias(pack, {"CAPS": 0.75, ".": 1.0})
+    scores = engine.scores(logits, np.full(1, NO_SPACE), bias, at_end=True, end_mark=True)
+    assert scores[0].argmax() == pack.bit(".")
+
+
 def test_a_class_with_several_marks_takes_its_largest_mark_bias():
     """Summed mark biases made "o.,?" the likeliest end of an input whose last mark the model was unsure of."""
     pack = load_pack("en")
