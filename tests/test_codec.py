@@ -3,7 +3,7 @@
 import unicodedata
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from charrestore.codec import base_text, case_split, graphemes, parse, render, strip_features
@@ -188,9 +188,12 @@ def test_normalization_is_idempotent(code, text):
 @SETTINGS
 @given(TEXT, st.data())
 def test_marks_never_land_inside_a_cluster(code, text, data):
-    """Any classes on any base graphemes render to text that splits back into the same graphemes."""
+    """Any classes on any base graphemes render to text that splits back into the same graphemes. Not covered: a
+    combining sign that follows a space (the start of a word) joins the grapheme before it once the space goes,
+    whatever the renderer does ("0\\rᤰ"); the evaluation scripts skip such documents and report them."""
     pack = PACKS[code]
     base, _ = parse(text, pack)
+    assume(graphemes("".join(base)) == base)
     classes = data.draw(st.lists(st.integers(0, pack.n_classes - 1), min_size=len(base), max_size=len(base)))
     out = render(base, classes, pack)
     assert parse(out, pack, apply_map=False)[0] == base
