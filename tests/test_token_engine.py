@@ -54,7 +54,8 @@ def cli(models, *args, stdin=b""):
 
 needs_nb = pytest.mark.skipif(not NB_FIXTURE.is_dir(), reason="NB fixture (tests/fixtures/nb) not there")
 any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=200)
-texty = st.lists(st.sampled_from(list("abcdefghij klmnop.,?!'-ÀéŞ") + ["\u0301", "ક", "્", "日", "👩\u200d👧", "iphone "]),
+texty = st.lists(st.sampled_from(list("abcdefghij klmnop.,?!'-ÀéŞ") + ["\u0301", "ક", "્", "日", "👩\u200d👧", "iphone ",
+                                 "\udcff"]),  # a lone surrogate: an invalid byte the CLI passes through
                  max_size=200).map("".join)
 
 
@@ -204,3 +205,25 @@ def test_edge_ids_mark_the_documents_first_and_last_window(models):
     assert first[0][0] == edge and first[1][0] == 1
     assert last[0][last[0] != 0][-1] == edge and last[1][0] == 0
     assert all(edge not in r[0] and r[1][0] == 0 for r in inner)
+
+
+def test_cli_invalid_utf8_passes_through(models):
+    res = cli(models, "fix", "--engine", "pipeline", "--spaces", "keep", stdin=b"abc \xff\xfe def\n")
+    assert res.returncode == 0
+    assert b"\xff\xfe" in res.stdout and res.stdout.count(b"\n") == 1
+    assert b"line 1" in res.stderr and b"Traceback" not in res.stderr
+
+
+@needs_nb
+def test_long_single_line_bounded_memory(models):
+    """A 10 MB unspaced line (NB segmenter, then the token windows) comes back whole, in bounded memory."""
+    code = ("import resource;from charrestore import Restorer, base_text, load_pack;"
+            f"r=Restorer(lang='en',engine='pipeline',models_dir={str(models)!r});"
+            "text='abcdefghij'*1_000_000;out=r(text);"
+            "assert base_text(out, load_pack('en')) == text;"
+            "print(len(out), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    length, rss_kb = map(int, res.stdout.split())
+    assert length >= 10_000_000
+    assert rss_kb < 1_500_000

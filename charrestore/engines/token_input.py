@@ -7,10 +7,13 @@ of a very long "word", such as a URL or a digit string, adds cost but no informa
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 PAD = 0
 MAX_PIECES = 6
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def load_tokenizer(path):
@@ -21,7 +24,10 @@ def load_tokenizer(path):
 
 def word_pieces(sp, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Subword ids of words (one C++ call) as a flat array and word offsets into it (len(forms) + 1).
-    A word with no subword at all (SentencePiece drops some characters) gets the UNK id."""
+    A word with no subword at all (SentencePiece drops some characters) gets the UNK id. Lone surrogates
+    (invalid UTF-8 bytes passed through by the CLI) reach the model as U+FFFD, which SentencePiece accepts."""
+    if _SURROGATE.search("".join(forms)):
+        forms = [_SURROGATE.sub("\ufffd", f) for f in forms]
     pieces = sp.encode(forms) if forms else []
     unk = sp.unk_id()
     lists = [p[:MAX_PIECES] if p else [unk] for p in pieces]
