@@ -35,7 +35,8 @@ def run_packs(args) -> int:
     for code in available_packs():
         pack = load_pack(code)
         models = ", ".join(pack.available_models()) or "none"
-        print(f"{code}\t{pack.name}\tfeatures: {' '.join(pack.features)} ({pack.n_classes} classes)\tmodels: {models}")
+        print(f"{code}\t{pack.name}\tfeatures: {' '.join(pack.features)} ({pack.n_classes} classes)\tmodels: {models}"
+              f"\tdefault engine: {pack.engine}")
     return 0
 
 
@@ -52,7 +53,9 @@ def add_fix(sub) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("text", nargs="*", metavar="TEXT", help="text to restore (joined by spaces); default: stdin")
     p.add_argument("--lang", default="en", help="language pack (default: en; see 'charrestore packs')")
-    p.add_argument("--engine", choices=("char", "pipeline"), default="char", help="char E2E model (default) or NB + token model")
+    p.add_argument("--engine", choices=("auto", "char", "pipeline"), default="auto",
+                   help="char E2E model, NB + token model (pipeline), or auto: the language pack's choice, the "
+                        "engine that scored better on its dev sets (default; see 'charrestore packs')")
     p.add_argument("--spaces", choices=("auto", "keep", "restore"), default="auto",
                    help="keep the input's spaces, restore all spaces, or auto: keep if the input has any (default)")
     p.add_argument("--segmenter", choices=("auto", "nb", "none"), default="auto",
@@ -95,7 +98,7 @@ def run_fix(args) -> int:
         cr = text.endswith("\r")
         out = restorer(text[:-1] if cr else text) + ("\r" if cr else "")
         if args.json:
-            out = json.dumps({"text": out, "lang": args.lang, "engine": args.engine, "spaces": args.spaces})
+            out = json.dumps({"text": out, "lang": args.lang, "engine": restorer.config.engine, "spaces": args.spaces})
         _emit(out)
     return 0
 

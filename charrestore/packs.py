@@ -13,6 +13,7 @@ from .paths import languages_dir, models_dir
 
 CAPS = "CAPS"
 SPACE = "SPACE"
+ENGINES = ("char", "pipeline")
 
 
 class PackError(ValueError):
@@ -30,6 +31,7 @@ class LanguagePack:
     map_between_words: dict[str, str] = field(default_factory=dict)
     models: dict[str, str] = field(default_factory=dict)
     sentence_marks: tuple[str, ...] = ()
+    engine: str = "char"  # what ``--engine auto`` runs: the engine that scored better on this language's dev sets
 
     @property
     def n_classes(self) -> int:
@@ -77,6 +79,11 @@ def _validate(code: str, data: dict) -> LanguagePack:
         for src, target in data.get(table, {}).items():
             if not set(target) <= targets:
                 raise PackError(f"pack {code}: [{table}] maps {src!r} onto {target!r}, not a mark of the pack")
+    engine = data.get("engine", "char")
+    if engine not in ENGINES:
+        raise PackError(f"pack {code}: engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "pipeline" and "token" not in data.get("models", {}):
+        raise PackError(f"pack {code}: engine = 'pipeline' needs a token model in [models]")
     return LanguagePack(
         code=data.get("code", code),
         name=data.get("name", code),
@@ -87,6 +94,7 @@ def _validate(code: str, data: dict) -> LanguagePack:
         map_between_words=dict(data.get("map_between_words", {})),
         models=dict(data.get("models", {})),
         sentence_marks=tuple(m for m in data.get("sentence_marks", ()) if m in marks),
+        engine=engine,
     )
 
 

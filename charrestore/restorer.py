@@ -7,22 +7,21 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 from .cards import load_card
 from .engines.char_e2e import SPACES_MODES, CharEngine
-from .packs import load_pack
+from .packs import ENGINES, load_pack
 
-ENGINES = ("char", "pipeline")
 SEGMENTERS = ("auto", "nb", "none")
 
 
 @dataclass(frozen=True)
 class RestorerConfig:
     lang: str = "en"
-    engine: str = "char"
+    engine: str = "auto"  # char | pipeline | auto: the pack's choice (its ``engine`` key, measured on dev)
     spaces: str = "auto"  # auto | keep | restore
     segmenter: str = "auto"  # char engine, unspaced input: NB spaces (nb), the model's (none), or as the card says (auto)
     threads: int = 1
@@ -37,14 +36,16 @@ class Restorer:
         config = RestorerConfig(**{**(config.__dict__ if config else {}), **overrides})
         if config.spaces not in SPACES_MODES:
             raise ValueError(f"spaces must be one of {', '.join(SPACES_MODES)}, not {config.spaces!r}")
-        if config.engine not in ENGINES:
-            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {config.engine!r}")
+        if config.engine not in ("auto", *ENGINES):
+            raise ValueError(f"engine must be one of auto, {', '.join(ENGINES)}, not {config.engine!r}")
         if config.segmenter not in SEGMENTERS:
             raise ValueError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {config.segmenter!r}")
         if config.threads < 1 or config.batch_size < 1:
             raise ValueError("threads and batch_size must be at least 1")
-        self.config = config
         self.pack = load_pack(config.lang)
+        if config.engine == "auto":
+            config = replace(config, engine=self.pack.engine)
+        self.config = config  # with the engine that runs (never "auto")
         root = Path(config.models_dir) if config.models_dir else None
         if config.engine == "char":
             name = self.pack.models.get("char")

@@ -1,13 +1,16 @@
-"""Evaluate a shipped char model on a dev set, in the paper's setting and in ``--spaces keep`` mode.
+"""Evaluate a shipped engine at char level on a dev set, in the paper's setting and in ``--spaces keep`` mode.
 
 Writes ref.txt, the inputs and the hypotheses to --out, scores them with ``charrestore eval`` (the
-same command users run) and, with --card, records the numbers in the model card.
+same command users run) and, with --card, records the numbers in the engine's model card (char: the char
+model's; pipeline: the token model's). ``--engine pipeline`` scores the NB segmenter + token model on the
+same inputs (modes restore and keep), so that both engines are compared on one scale.
 
 - restore: de-spaced, lowercased, mark-free input (the paper's setting);
 - keep: the same text with its spaces (lowercased, mark-free: ASR style), constrained decoding;
 - nb: the restore input, with the spaces of the NB segmenter enforced (``--segmenter nb``; packs with an NB model).
 
     python scripts/eval_char.py --lang en --dev ../shared/corpora/en/ted_dev.tsv --set ted_dev --card
+    python scripts/eval_char.py --lang en --dev ../shared/corpora/en/ted_dev.tsv --set ted_dev --engine pipeline --card
 """
 
 from __future__ import annotations
@@ -52,7 +55,16 @@ def fmt(f1) -> str:
     return "–" if f1 is None else f"{f1:.3f}"
 
 
-def report(lang: str, name: str, pack, results: dict, command: str) -> str:
+def row_name(engine: str, mode: str, pack) -> str:
+    """A report row's name: the engine and the flags that reproduce it."""
+    if engine == "pipeline":
+        return f"charrestore pipeline (NB spaces + token model), `--engine pipeline --spaces {mode}`"
+    if mode == "nb":
+        return "charrestore char + NB spaces, `--spaces restore --segmenter nb`"
+    return f"charrestore char, `--spaces {mode}`" + (" `--segmenter none`" if mode == "restore" and "nb" in pack.models else "")
+
+
+def report(lang: str, name: str, pack, results: dict, command: str, engine: str = "char") -> str:
     """A markdown table of our scores per spaces mode, beside the paper's row."""
     cols = [*pack.features, "ALL", "WER"]
     lines = [f"### {lang} {name}", "", f"`{command}`", "",
@@ -63,10 +75,7 @@ def report(lang: str, name: str, pack, results: dict, command: str) -> str:
     for mode, r in results.items():
         cells = [fmt(r["features"][c]["f1"]) for c in pack.features]
         cells += [f"{r['ALL']['f1']:.3f}", "–" if r["wer"] is None else f"{100 * r['wer']:.2f}"]
-        label = ("charrestore char + NB spaces, `--spaces restore --segmenter nb`" if mode == "nb"
-                 else f"charrestore char, `--spaces {mode}`"
-                 + (" `--segmenter none`" if mode == "restore" and "nb" in pack.models else ""))
-        lines.append(f"| {label} | " + " | ".join(cells) + f" | {r['chars_per_s']:,} |")
+        lines.append(f"| {row_name(engine, mode, pack)} | " + " | ".join(cells) + f" | {r['chars_per_s']:,} |")
     signatures = sorted({r["signature"] for r in results.values()})
     return "\n".join(lines + ["", *(f"signature: `{s}`" for s in signatures), ""])
 
@@ -77,25 +86,28 @@ def main():
     p.add_argument("--dev", nargs="+", required=True)
     p.add_argument("--holdout", type=int, default=0, help="dev = documents with numeric id %% N == 0")
     p.add_argument("--set", required=True, help="name of the dev set in reports and the card")
-    p.add_argument("--name", default="char")
-    p.add_argument("--modes", nargs="+", default=["restore", "keep", "nb"])
+    p.add_argument("--engine", choices=("char", "pipeline"), default="char")
+    p.add_argument("--name", help="model card to record in (default: the engine's model named by the pack)")
+    p.add_argument("--modes", nargs="+", default=["restore", "keep", "nb"], help="nb: char engine only")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--out", default="runs/eval")
     p.add_argument("--card", action="store_true", help="record the numbers in the model card")
     args = p.parse_args()
 
     pack = load_pack(args.lang)
+    name = args.name or pack.models["char" if args.engine == "char" else "token"]
     refs = load_dev(args.dev, pack, args.holdout)
     out = Path(args.out) / args.lang / args.set
     out.mkdir(parents=True, exist_ok=True)
     (out / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
     results = {}
     for mode in args.modes:
-        if (mode in ("keep", "nb") and not pack.has_space) or (mode == "nb" and "nb" not in pack.models):
+        if (mode in ("keep", "nb") and not pack.has_space) or (mode == "nb" and ("nb" not in pack.models
+                                                                                  or args.engine != "char")):
             continue
         inputs = [strip_features(r, pack) if mode != "keep" else spaced_input(r, pack) for r in refs]
         (out / f"input_{mode}.txt").write_text("\n".join(inputs) + "\n", encoding="utf-8")
-        restorer = Restorer(lang=args.lang, engine="char", spaces="restore" if mode == "nb" else mode,
+        restorer = Restorer(lang=args.lang, engine=args.engine, spaces="restore" if mode == "nb" else mode,
                             segmenter="nb" if mode == "nb" else "none", threads=args.threads, batch_size=64)
         t = time.perf_counter()
         hyps = [restorer(x) for x in inputs]
@@ -109,13 +121,15 @@ def main():
     command = "python " + " ".join(sys.argv)
     reports = Path(__file__).resolve().parent.parent / "reports"
     reports.mkdir(exist_ok=True)
-    name = args.set.replace("_", "-")  # report names never look like corpus files (those stay in ../shared)
-    (reports / f"eval_char_{args.lang}_{name}.md").write_text(report(args.lang, args.set, pack, results, command),
-                                                                  encoding="utf-8")
+    stem = args.set.replace("_", "-")  # report names never look like corpus files (those stay in ../shared)
+    suffix = "" if args.engine == "char" else f"_{args.engine}"
+    (reports / f"eval_char_{args.lang}_{stem}{suffix}.md").write_text(
+        report(args.lang, args.set, pack, results, command, args.engine), encoding="utf-8")
     if args.card:
-        card, _ = load_card(args.lang, args.name)
-        card.setdefault("dev_metrics", {})[args.set] = {**results, "command": command}
-        write_card(models_dir() / args.lang / f"{args.name}.json", card)
+        card, _ = load_card(args.lang, name)
+        key = args.set if args.engine == "char" else f"{args.set} char level"
+        card.setdefault("dev_metrics", {})[key] = {**results, "command": command}
+        write_card(models_dir() / args.lang / f"{name}.json", card)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ LANGS = ("en", "ja", "gu")
 
 @pytest.fixture(scope="module")
 def restorers():
-    return {(lang, spaces): Restorer(lang=lang, spaces=spaces, models_dir=str(FIXTURE_MODELS))
+    return {(lang, spaces): Restorer(lang=lang, engine="char", spaces=spaces, models_dir=str(FIXTURE_MODELS))
             for lang in LANGS for spaces in ("auto", "keep", "restore")}
 
 
@@ -162,7 +162,7 @@ def test_nb_spaces_on_unspaced_input(models_with_nb, text):
     from charrestore.segmenter import Segmenter
 
     pack = load_pack("en")
-    restorer = Restorer(lang="en", spaces="restore", segmenter="nb", models_dir=str(models_with_nb))
+    restorer = Restorer(lang="en", engine="char", spaces="restore", segmenter="nb", models_dir=str(models_with_nb))
     out = restorer(text)
     assert base_text(out, pack) == base_text(text, pack)
     base = parse(text, pack, apply_map=False)[0]
@@ -178,7 +178,7 @@ def test_unknown_segmenter_mode_is_refused():
 
 def test_same_output_for_any_batch_size_and_threads():
     text = "but what are the risks i am not technical i'm not an engineer " * 20
-    outs = {Restorer(lang="en", spaces=s, batch_size=b, threads=t, models_dir=str(FIXTURE_MODELS))(text)
+    outs = {Restorer(lang="en", engine="char", spaces=s, batch_size=b, threads=t, models_dir=str(FIXTURE_MODELS))(text)
             for s in ("restore",) for b in (1, 3, 64) for t in (1, 2)}
     assert len(outs) == 1
 
@@ -190,7 +190,7 @@ def test_empty_and_blank(restorers):
 
 def test_cli_stdin_contract(data_root):
     lines = ["willaichangeourfuture", "", "will ai change our future", "   ", "x" * 5000]
-    res = cli(data_root, "fix", stdin=("\n".join(lines) + "\n").encode())
+    res = cli(data_root, "fix", "--engine", "char", stdin=("\n".join(lines) + "\n").encode())
     assert res.returncode == 0, res.stderr
     out = res.stdout.decode().split("\n")
     assert out[-1] == "" and len(out) - 1 == len(lines)
@@ -200,32 +200,32 @@ def test_cli_stdin_contract(data_root):
 
 
 def test_cli_invalid_utf8_passes_through(data_root):
-    res = cli(data_root, "fix", "--spaces", "keep", stdin=b"abc \xff\xfe def\n")
+    res = cli(data_root, "fix", "--engine", "char", "--spaces", "keep", stdin=b"abc \xff\xfe def\n")
     assert res.returncode == 0
     assert b"\xff\xfe" in res.stdout and res.stdout.count(b"\n") == 1
     assert b"line 1" in res.stderr and b"Traceback" not in res.stderr
 
 
 def test_cli_missing_and_corrupt_model(data_root, tmp_path):
-    res = cli(data_root, "fix", "--lang", "en", "x", stdin=b"")
+    res = cli(data_root, "fix", "--engine", "char", "--lang", "en", "x", stdin=b"")
     assert res.returncode == 0
     broken = tmp_path / "data"
     shutil.copytree(data_root / "models", broken / "models")
     (broken / "languages").symlink_to(ROOT / "languages")
     onnx = broken / "models" / "en" / "char.onnx"
     onnx.write_bytes(onnx.read_bytes()[:-10] + b"0123456789")
-    res = cli(broken, "fix", "hello")
+    res = cli(broken, "fix", "--engine", "char", "hello")
     assert res.returncode == 1 and str(onnx) in res.stderr.decode()
     assert len(res.stderr.decode().strip().splitlines()) == 1
     onnx.unlink()
-    res = cli(broken, "fix", "hello")
+    res = cli(broken, "fix", "--engine", "char", "hello")
     assert res.returncode == 1 and "missing" in res.stderr.decode() and b"Traceback" not in res.stderr
 
 
 def test_long_single_line_bounded_memory(data_root):
     """A 10 MB line finishes with peak RSS well under the size of naive per-grapheme Python objects."""
     code = ("import resource,sys;from charrestore import Restorer;"
-            f"r=Restorer(lang='en',models_dir={str(FIXTURE_MODELS)!r});"
+            f"r=Restorer(lang='en',engine='char',models_dir={str(FIXTURE_MODELS)!r});"
             "out=r('abcdefghij'*1_000_000);"
             "print(len(out), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=600)

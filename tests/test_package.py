@@ -55,3 +55,20 @@ def _timed(fn, *args):
 def test_usage_error_is_exit_2_without_traceback():
     res = run("-m", "charrestore", "no-such-command")
     assert res.returncode == 2 and "Traceback" not in res.stderr and "usage:" in res.stderr
+
+
+def test_pack_engine_is_validated():
+    from charrestore.packs import PackError, _validate
+
+    pack = {"features": ["CAPS", ".", "SPACE"], "cased": True, "models": {"char": "char"}}
+    assert _validate("xx", pack).engine == "char"  # a pack that names no engine runs the char model
+    with pytest.raises(PackError, match="engine must be one of"):
+        _validate("xx", {**pack, "engine": "bert"})
+    with pytest.raises(PackError, match="needs a token model"):
+        _validate("xx", {**pack, "engine": "pipeline"})
+    assert _validate("xx", {**pack, "engine": "pipeline", "models": {"token": "token"}}).engine == "pipeline"
+
+
+def test_packs_command_names_the_default_engine():
+    by_code = {line.split("\t")[0]: line for line in run("-m", "charrestore", "packs").stdout.splitlines()}
+    assert by_code["en"].endswith("default engine: pipeline") and by_code["ja"].endswith("default engine: char")

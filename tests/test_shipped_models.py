@@ -27,16 +27,26 @@ def test_every_named_model_is_shipped_and_matches_its_card(lang):
             assert list(card["features"]) == list(pack.features)
 
 
+ENGINES = [(lang, "char") for lang in sorted(SAMPLES)] + [
+    (lang, "pipeline") for lang in sorted(SAMPLES) if "token" in load_pack(lang).models]
+
+
 @pytest.fixture(scope="module")
 def restorers():
-    return {lang: Restorer(lang=lang) for lang in SAMPLES}
+    return {(lang, engine): Restorer(lang=lang, engine=engine) for lang, engine in ENGINES}
 
 
-@pytest.mark.parametrize("lang", sorted(SAMPLES))
-def test_shipped_char_model_restores(restorers, lang):
+def test_default_engine_is_the_packs():
+    """``engine="auto"`` runs what the pack names: en the pipeline (better on its dev sets), ja and gu the char model."""
+    assert {lang: Restorer(lang=lang).config.engine for lang in SAMPLES} == {
+        "en": "pipeline", "ja": "char", "gu": "char"}
+
+
+@pytest.mark.parametrize("lang,engine", ENGINES)
+def test_shipped_models_restore(restorers, lang, engine):
     pack = load_pack(lang)
     text = SAMPLES[lang]
-    out = restorers[lang](text)
+    out = restorers[lang, engine](text)
     assert base_text(out, pack) == base_text(text, pack)
     marks = [c for c in out if c in pack.marks]
     assert marks, out                       # some mark restored
@@ -45,20 +55,21 @@ def test_shipped_char_model_restores(restorers, lang):
         assert out.count(" ") >= 5, out     # spaces restored in run-together text
 
 
-@pytest.mark.parametrize("lang", sorted(SAMPLES))
+@pytest.mark.parametrize("lang,engine", ENGINES)
 @settings(max_examples=25, deadline=None)
 @given(text=st.text(st.characters(exclude_categories=("Cs",)), max_size=200))
-def test_shipped_models_lose_nothing(restorers, lang, text):
+def test_shipped_models_lose_nothing(restorers, lang, engine, text):
     pack = load_pack(lang)
-    assert base_text(restorers[lang](text), pack) == base_text(text, pack)
+    assert base_text(restorers[lang, engine](text), pack) == base_text(text, pack)
 
 
+@pytest.mark.parametrize("engine", ("char", "pipeline"))
 @settings(max_examples=25, deadline=None)
 @given(words=st.lists(st.sampled_from("he said hello the house new york and met at white a i".split()),
                       min_size=1, max_size=30))
-def test_shipped_en_input_ends_with_one_sentence_mark(restorers, words):
+def test_shipped_en_input_ends_with_one_sentence_mark(restorers, engine, words):
     """One sentence mark after the last letter: summed mark biases once made "hello" end as "HellO.,?"."""
     pack = load_pack("en")
     for text in (" ".join(words), "".join(words)):
-        out = restorers["en"](text)
+        out = restorers["en", engine](text)
         assert out[-1] in pack.sentence_marks and out[-2].isalpha(), out
