@@ -19,6 +19,7 @@ from charrestore import Restorer, base_text, load_pack
 from charrestore.codec import graphemes, parse
 from charrestore.engines.char_e2e import class_bias
 from charrestore.engines.char_input import NO_SPACE
+from marks import input_marks_kept
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_MODELS = ROOT / "tests" / "fixtures" / "models"
@@ -59,6 +60,7 @@ def test_nothing_lost(restorers, lang, spaces, text):
     pack = load_pack(lang)
     out = restorers[lang, spaces](text)
     assert base_text(out, pack) == base_text(text, pack)
+    assert input_marks_kept(text, out, pack)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
 from charrestore.cards import load_card
+from marks import input_marks_kept
 
 SAMPLES = {
     "en": "willaichangeourfutureobviouslytheanswerisyesbutwhataretherisks",
@@ -73,3 +74,13 @@ def test_shipped_en_input_ends_with_one_sentence_mark(restorers, engine, words):
     for text in (" ".join(words), "".join(words)):
         out = restorers["en", engine](text)
         assert out[-1] in pack.sentence_marks and out[-2].isalpha(), out
+
+
+@pytest.mark.parametrize("engine", ("char", "pipeline"))
+@pytest.mark.parametrize("text", ["the price is 3.5 dollars", "it costs $1,000 now", "email me at john@example.com",
+                                  "hello, world. how are you", "thepriceis3.5dollars", "the u.s. economy is big"])
+def test_shipped_en_keeps_the_input_marks(restorers, engine, text):
+    """Numbers, addresses and the user's own punctuation keep their marks; the model only adds marks."""
+    pack = load_pack("en")
+    out = restorers["en", engine](text)
+    assert base_text(out, pack) == base_text(text, pack) and input_marks_kept(text, out, pack), out

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
 from charrestore.cards import ModelError
+from marks import input_marks_kept
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -64,6 +65,7 @@ texty = st.lists(st.sampled_from(list("abcdefghij klmnop.,?!'-ÀéŞ") + ["\u030
 def test_nothing_lost_with_given_spaces(restorers, text):
     out = restorers["keep"](text)
     assert base_text(out, EN) == base_text(text, EN)
+    assert input_marks_kept(text, out, EN)
 
 
 @needs_nb
@@ -73,6 +75,7 @@ def test_nothing_lost_with_given_spaces(restorers, text):
 def test_nothing_lost_with_segmenter(restorers, spaces, text):
     out = restorers[spaces](text)
     assert base_text(out, EN) == base_text(text, EN)
+    assert input_marks_kept(text, out, EN)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -127,6 +130,24 @@ def test_card_offsets_steer_the_labels(restorers):
         assert [model.case_labels[c] for c in case] == ["UPP"] * len(words)
     finally:
         model.bias_punct, model.bias_case = saved
+
+
+def test_input_marks_fix_the_labels(restorers):
+    """A word's own final mark is its label; an abbreviation's (a mark inside the word too) ends no sentence, so the
+    next word's case is the casing head's; a given non-final mark on the last word gets no sentence mark added."""
+    model = restorers["keep"].engine.model
+    comma, period, lab = EN.bit(","), EN.bit("."), model.punct_labels.index
+    forced = model.forced_labels(np.array([0, comma, period, period, comma | period]),
+                                 np.array([False, False, False, True, False]))
+    assert forced.tolist() == [-1, lab("COMMA"), lab("PERIOD"), lab("O"), lab("O")]
+    p = np.zeros((3, 4), np.float32)
+    c = np.zeros((3, 4), np.float32)
+    p[:, lab("O")] = c[:, model.O] = 50.0               # the heads say no mark and lower case everywhere
+    punct, case = model.decode(p, c, forced=np.array([lab("O"), -1, lab("COMMA")]))
+    assert punct.tolist() == [lab("O"), lab("O"), lab("COMMA")]   # no final sentence mark after a given comma
+    assert case.tolist() == [model.CAP, model.O, model.O]   # only the document start is capitalized
+    punct, case = model.decode(p, c, forced=np.array([lab("PERIOD"), -1, -1]))
+    assert case[1] == model.CAP and model.sentence_ends[punct[-1]]
 
 
 def test_mixed_case_from_lexicon(restorers):

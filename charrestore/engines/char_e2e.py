@@ -59,6 +59,8 @@ class CharEngine:
         self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
         self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
         self.no_space = np.flatnonzero((np.arange(pack.n_classes) & self.space_bit) == 0)
+        self.mark_bits = sum(pack.bit(m) for m in pack.marks)
+        self.class_marks = np.arange(pack.n_classes) & self.mark_bits
         self.other_marks = sum(pack.bit(m) for m in pack.marks if m not in pack.sentence_marks)
         classes, marks = np.arange(pack.n_classes), self.other_marks | self.sentence_bits
         self.final_variants = [classes[((classes & ~marks) == (c & ~marks)) & (classes & self.sentence_bits != 0)
@@ -74,17 +76,19 @@ class CharEngine:
                 yield w, lg[w.keep_start - w.start:w.keep_end - w.start]
 
     def classes(self, gids: np.ndarray, states: np.ndarray, end_mark: bool = False,
-                enforce: np.ndarray | None = None) -> np.ndarray:
+                enforce: np.ndarray | None = None, marks: np.ndarray | None = None) -> np.ndarray:
         """Merged argmax class per position (biases added, the spaces of ``enforce``, default ``states``, enforced).
 
         With ``end_mark`` the last position must take a sentence-final mark: training windows are cut from running
-        text, so the model never learns that the end of the input is the end of a sentence.
+        text, so the model never learns that the end of the input is the end of a sentence. ``marks``: the mark
+        bits the input already has per position; there the class keeps exactly those marks.
         """
         enforce = states if enforce is None else enforce
         out = np.empty(len(gids), np.int32)
         for w, lg in self.window_logits(input_ids(gids, states)):
             keep = slice(w.keep_start, w.keep_end)
-            scores = self.scores(lg, enforce[keep], at_end=w.keep_end == len(gids), end_mark=end_mark)
+            scores = self.scores(lg, enforce[keep], at_end=w.keep_end == len(gids), end_mark=end_mark,
+                                 marks=None if marks is None else marks[keep])
             out[keep] = self.capital_after_mark(scores, scores.argmax(-1))
         return out
 
@@ -111,15 +115,19 @@ class CharEngine:
         return cls
 
     def scores(self, logits: np.ndarray, enforce: np.ndarray, bias: np.ndarray | None = None, at_end: bool = False,
-               end_mark: bool = False) -> np.ndarray:
-        """Decision scores: logits + biases + the enforced spaces. At the end of the input a class and its +SPACE
-        twin are one class (the model, trained on running text, expects a space there; rendering drops it)."""
+               end_mark: bool = False, marks: np.ndarray | None = None) -> np.ndarray:
+        """Decision scores: logits + biases + the enforced spaces (and the input's own marks, where it has any).
+        At the end of the input a class and its +SPACE twin are one class (the model, trained on running text,
+        expects a space there; rendering drops it)."""
         bias = self.bias if bias is None else bias
         scores = logits + bias + self.masks[enforce]
         if at_end and self.space_bit:
             last = np.full_like(logits[-1], -np.inf)
             last[self.no_space] = np.maximum(logits[-1, self.no_space], logits[-1, self.no_space | self.space_bit])
             scores[-1] = last + bias + self.masks[enforce[-1]]
+        if marks is not None and marks.any():
+            fixed = np.flatnonzero(marks)
+            scores[fixed] += np.where(self.class_marks == marks[fixed, None], 0.0, -np.inf)
         if at_end and end_mark:
             best = int(scores[-1].argmax())
             if not best & self.sentence_bits:  # only the mark changes: case comes from the unconstrained best
@@ -131,7 +139,10 @@ class CharEngine:
     def encode(self, text: str, spaces: str = "auto") -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
         """Normalized input: base graphemes, their vocabulary ids, the space states the model reads for ``spaces``,
         and the states enforced at the argmax (the given spaces, or the segmenter's on unspaced input)."""
-        base, given = parse(text, self.pack, apply_map=False)
+        return self.encode_parsed(*parse(text, self.pack, apply_map=False), spaces)
+
+    def encode_parsed(self, base: list[str], given: np.ndarray, spaces: str):
+        """``encode`` of parsed input (base graphemes and their given classes)."""
         states = np.full(len(base), UNKNOWN, np.int32)
         keep = spaces == "keep" or (spaces == "auto" and bool((given & self.space_bit).any()))
         if keep and self.space_bit and base:
@@ -151,22 +162,33 @@ class CharEngine:
         states[-1] = NO_SPACE
         return states
 
-    def sentence_case(self, base: list[str], cls: np.ndarray) -> np.ndarray:
-        """Capitalize the first grapheme and every grapheme after a sentence-final mark plus space."""
+    def sentence_case(self, base: list[str], cls: np.ndarray, marks: np.ndarray | None = None) -> np.ndarray:
+        """Capitalize the first grapheme and every grapheme after a sentence-final mark plus space, except after
+        an abbreviation of the input (a word whose given marks include one before its last grapheme: "u.s.")."""
         if not self.caps_bit:
             return cls
         starts = np.flatnonzero((cls[:-1] & self.sentence_bits != 0) & (cls[:-1] & self.space_bit != 0)) + 1
+        if marks is not None and len(starts):
+            word_start = np.concatenate([[0], np.flatnonzero(cls[:-1] & self.space_bit) + 1])
+            begin = word_start[np.searchsorted(word_start, starts - 1, side="right") - 1]
+            marked = np.concatenate([[0], np.cumsum(marks != 0)])
+            abbreviation = (marks[starts - 1] != 0) & (marked[starts - 1] > marked[begin])
+            starts = starts[~abbreviation]
         for i in [0, *starts.tolist()]:
             if _upper(base[i]) is not None:
                 cls[i] |= self.caps_bit
         return cls
 
     def restore(self, text: str, spaces: str = "auto") -> str:
-        base, gids, states, enforce = self.encode(text, spaces)
+        """The input's own marks stay as they are ("3.5", "Hello, world"); the model adds marks elsewhere."""
+        base, given = parse(text, self.pack, apply_map=False)
         if not base:
             return ""
-        return render(base, self.sentence_case(base, self.classes(gids, states, self.ends_sentence(base), enforce)),
-                      self.pack)
+        base, gids, states, enforce = self.encode_parsed(base, given, spaces)
+        marks = given & self.mark_bits
+        end_mark = self.ends_sentence(base) and not marks[-1]
+        cls = self.classes(gids, states, end_mark, enforce, marks)
+        return render(base, self.sentence_case(base, cls, marks), self.pack)
 
     def ends_sentence(self, base: list[str]) -> bool:
         """Whether the input's last grapheme must take a sentence-final mark (it ends in a letter or digit)."""

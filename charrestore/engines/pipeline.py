@@ -2,7 +2,8 @@
 
 normalize -> words (given spaces, or NB segmentation of unspaced input) -> token model -> render.
 Only marks, spaces and case change: the words' graphemes are rendered as they are, so characters the
-tokenizer does not know pass through untouched.
+tokenizer does not know pass through untouched. The input's own marks stay where they are ("3.5",
+"yahoo.com", "Hello, world"): the model reads the words without them and only adds marks elsewhere.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class PipelineEngine:
         self.pack, self.model, self.root = pack, model, root
         self.card = model.card
         self.space_bit = pack.bit(SPACE)
+        self.mark_bits = sum(pack.bit(m) for m in pack.marks)
         self._segmenter = None
 
     @classmethod
@@ -46,13 +48,20 @@ class PipelineEngine:
         base, given = parse(text, self.pack, apply_map=False)
         if not base:
             return ""
+        marks = given & self.mark_bits
         keep = spaces == "keep" or (spaces == "auto" and bool((given & self.space_bit).any()))
         if not keep:
-            base, given = parse(self.segmenter().segment("".join(base)), self.pack, apply_map=False)
+            segmented, given = parse(self.segmenter().segment("".join(base)), self.pack, apply_map=False)
+            if len(segmented) != len(base):  # a combining sign merged across a removed space: marks no longer align
+                marks = np.zeros(len(segmented), np.int32)
+            base = segmented
         given &= self.space_bit
         spans = words(base, given, self.pack)
         forms = ["".join(base[s:e]) for s, e in spans]
-        punct, case = self.model.labels(forms)
-        classes = given | self.model.word_classes(base, spans, punct, case)
+        starts, ends = np.array(spans).T
+        marked = np.concatenate([[0], np.cumsum(marks != 0)])
+        inner = marked[ends - 1] > marked[starts]  # a mark before the word's last grapheme
+        punct, case = self.model.labels(forms, self.model.forced_labels(marks[ends - 1], inner))
+        classes = given | self.model.word_classes(base, spans, punct, case) | marks
         classes[-1] &= ~self.space_bit
         return render(base, classes.astype(np.int32), self.pack)

@@ -72,24 +72,41 @@ class TokenModel:
                 case[w.keep_start:w.keep_end] = cw[keep]
         return punct, case
 
-    def labels(self, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    def forced_labels(self, mark_bits: np.ndarray, inner: np.ndarray) -> np.ndarray:
+        """Punctuation label ids that the input fixes, from the mark bits of each word's last grapheme: the mark's
+        label, O for several marks (they are kept as given, and none is added), -1 where the input has none.
+        A word with marks inside it too ("u.s.", "e.g.") is an abbreviation: its final mark is kept but ends no
+        sentence (O), so the next word's case is the model's."""
+        bits = [self.pack.bit(m) if m else 0 for m in self.marks]
+        forced = np.where(mark_bits != 0, self.punct_labels.index("O"), -1)
+        for label, b in enumerate(bits):
+            if b:
+                forced[(mark_bits == b) & ~(inner & self.sentence_ends[label])] = label
+        return forced
+
+    def labels(self, forms: list[str], forced: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Punctuation and casing label ids per word, with the consistency rule applied: the first word
-        and every word after a sentence end start with a capital, and the last word ends a sentence."""
+        and every word after a sentence end start with a capital, and the last word ends a sentence.
+        ``forced`` (from ``forced_labels``): the input's own marks, which the model does not overrule."""
         if not forms:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        return self.decode(*self.logits(forms))
+        return self.decode(*self.logits(forms), forced=forced)
 
     def decode(self, p: np.ndarray, c: np.ndarray, bias_punct: np.ndarray | None = None,
-               bias_case: np.ndarray | None = None, punct: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+               bias_case: np.ndarray | None = None, punct: np.ndarray | None = None,
+               forced: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Label ids from merged logits: the offsets (the card's by default) added, then the rules. Tuning
-        tries other offsets; ``punct`` (gold marks, for an oracle) replaces the decoded marks."""
+        tries other offsets; ``punct`` (gold marks, for an oracle) replaces the decoded marks; ``forced``
+        (-1: free) fixes the marks of some words, the input's own."""
         bias_punct = self.bias_punct if bias_punct is None else bias_punct
         bias_case = self.bias_case if bias_case is None else bias_case
         case = (c + bias_case).argmax(-1)
         if punct is None:
             p = p + bias_punct
             punct = p.argmax(-1)
-            if self.final_mark and not self.sentence_ends[punct[-1]]:
+            if forced is not None:
+                punct = np.where(forced >= 0, forced, punct)
+            if self.final_mark and not self.sentence_ends[punct[-1]] and (forced is None or forced[-1] < 0):
                 # A document ends a sentence; the model never saw a document end (its training windows are
                 # cut from running text, where the last word's next word is merely out of view).
                 ends = np.flatnonzero(self.sentence_ends)
