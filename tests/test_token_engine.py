@@ -150,6 +150,17 @@ def test_input_marks_fix_the_labels(restorers):
     assert case[1] == model.CAP and model.sentence_ends[punct[-1]]
 
 
+def test_sentence_start_rule_skips_words_that_start_with_a_digit(restorers):
+    model = restorers["keep"].engine.model
+    p = np.zeros((2, 4), np.float32)
+    c = np.zeros((2, 4), np.float32)
+    c[:, model.O] = 50.0
+    _, case = model.decode(p, c, letter_first=np.array([False, True]))
+    assert case[0] == model.O                            # "3pm is" stays "3pm is", not "3Pm is"
+    _, case = model.decode(p, c)
+    assert case[0] == model.CAP
+
+
 def test_mixed_case_from_lexicon(restorers):
     model = restorers["keep"].engine.model
     base = list("myiphone")

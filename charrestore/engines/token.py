@@ -7,6 +7,7 @@ Only numpy, onnxruntime and sentencepiece: no TensorFlow.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from ..codec import _upper, case_split, graphemes
 from ..metrics import MARK_LABELS
 from ..packs import CAPS, LanguagePack
 from .token_input import load_tokenizer, pack_windows, word_pieces
+
+_FIRST_ALNUM = re.compile(r"[^\W_]")
 
 
 class TokenModel:
@@ -90,14 +93,16 @@ class TokenModel:
         ``forced`` (from ``forced_labels``): the input's own marks, which the model does not overrule."""
         if not forms:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        return self.decode(*self.logits(forms), forced=forced)
+        letter_first = np.array([bool(m) and m.group().isalpha() for m in map(_FIRST_ALNUM.search, forms)])
+        return self.decode(*self.logits(forms), forced=forced, letter_first=letter_first)
 
     def decode(self, p: np.ndarray, c: np.ndarray, bias_punct: np.ndarray | None = None,
                bias_case: np.ndarray | None = None, punct: np.ndarray | None = None,
-               forced: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+               forced: np.ndarray | None = None, letter_first: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Label ids from merged logits: the offsets (the card's by default) added, then the rules. Tuning
         tries other offsets; ``punct`` (gold marks, for an oracle) replaces the decoded marks; ``forced``
-        (-1: free) fixes the marks of some words, the input's own."""
+        (-1: free) fixes the marks of some words, the input's own. ``letter_first`` (default: all): the words
+        whose first letter or digit is a letter; the sentence-start rule capitalizes only those ("3pm", not "3Pm")."""
         bias_punct = self.bias_punct if bias_punct is None else bias_punct
         bias_case = self.bias_case if bias_case is None else bias_case
         case = (c + bias_case).argmax(-1)
@@ -113,7 +118,7 @@ class TokenModel:
                 punct[-1] = ends[p[-1, ends].argmax()]
                 self.stats["final_mark_added"] += 1
         starts = np.concatenate([[True], self.sentence_ends[punct[:-1]]])
-        lower = starts & (case == self.O)
+        lower = starts & (case == self.O) & (True if letter_first is None else letter_first)
         self.stats["words"] += len(case)
         self.stats["sentence_starts"] += int(starts.sum())
         self.stats["lower_after_end"] += int(lower[1:].sum())
