@@ -443,7 +443,8 @@ def main():
         card["tuning_command"] = command
         heads = {"iwslt_dev2012": ("punctuation",), "iwslt_dev2010": ("punctuation", "casing"),
                  "ted_dev": ("punctuation", "casing"), "ted_dev_sentences": ("punctuation", "casing")}
-        card["dev_metrics"] = {
+        card["dev_metrics"] = {  # keys of other scripts (eval_char's "ted_dev char level") stay
+            **{k: v for k, v in card.get("dev_metrics", {}).items() if k.endswith("char level")},
             **{s: {e: {k: v[k]["overall"] for k in heads[s]} for e, v in r.items()} for s, r in results.items()},
             "latency_ms_table5_1thread": round(ms["pipeline"], 3), "consistency": stats, "command": command,
         }
