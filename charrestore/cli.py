@@ -135,6 +135,68 @@ def run_segment(args) -> int:
     return 0
 
 
+# --- bench -------------------------------------------------------------------------------
+
+def add_bench(sub) -> None:
+    p = sub.add_parser(
+        "bench", help="time the installed models on this machine",
+        description="Time each engine of a language on TEXT, on stdin (one document per line) or, for en, on the "
+                    "42-word Table-5 paragraph of the CNN-BiLSTM paper: load time, median ms per document and "
+                    "chars/s over --runs passes after a warm-up. scripts/bench.py is the full benchmark.",
+        epilog="examples:\n  charrestore bench\n  charrestore bench --engines pipeline --threads 2 < docs.txt",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("text", nargs="*", metavar="TEXT", help="one document (joined by spaces); default: stdin, or Table 5 for en")
+    p.add_argument("--lang", default="en", help="language pack (default: en)")
+    p.add_argument("--engines", nargs="+", choices=("char", "pipeline"),
+                   help="engines to time (default: every engine the pack has models for)")
+    p.add_argument("--threads", type=int, default=1, help="ONNX Runtime threads (default: 1)")
+    p.add_argument("--runs", type=int, default=20, help="timed passes; the median is reported (default: 20)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run_bench)
+
+
+def run_bench(args) -> int:
+    import json
+    import time
+
+    from .bench import TABLE5, measure
+    from .packs import load_pack
+    from .paths import models_dir
+    from .restorer import Restorer
+
+    pack = load_pack(args.lang)
+    if args.runs < 1:
+        raise CLIError("--runs must be at least 1")
+    docs = [" ".join(args.text)] if args.text else ([] if sys.stdin.isatty() else
+                                                    [t for _, t in _lines(args) if t.strip()])
+    if not docs:
+        if args.lang != "en":
+            raise CLIError(f"give TEXT or documents on stdin: the built-in Table-5 paragraph is English, not {args.lang!r}")
+        docs, source = [TABLE5], "table5"
+    else:
+        source = f"{len(docs)} docs"
+    engines = args.engines or [e for e, kind in (("char", "char"), ("pipeline", "token")) if kind in pack.models]
+    rows = []
+    for engine in engines:
+        t = time.perf_counter()
+        restorer = Restorer(lang=args.lang, engine=engine, threads=args.threads)
+        load_s = time.perf_counter() - t
+        card = restorer.engine.card
+        rows.append({"engine": engine, "load_s": round(load_s, 3), **{k: round(v, 2) for k, v in
+                     measure(restorer, docs, args.runs).items()},
+                     "model_mb": round((models_dir() / args.lang / card["file"]).stat().st_size / 1e6, 2)})
+    signature = (f"charrestore.bench|lang:{args.lang}|threads:{args.threads}|runs:{args.runs}|text:{source}|"
+                 f"chars:{sum(map(len, docs))}|v:0.1.0")
+    if args.json:
+        print(json.dumps({"signature": signature, "rows": rows}))
+        return 0
+    print(signature)
+    print(f"{'engine':<10}{'load s':>8}{'ms/doc':>10}{'chars/s':>12}{'model MB':>10}")
+    for r in rows:
+        print(f"{r['engine']:<10}{r['load_s']:>8.2f}{r['ms_per_doc']:>10.2f}{r['chars_per_s']:>12,.0f}{r['model_mb']:>10.2f}")
+    return 0
+
+
 # --- eval --------------------------------------------------------------------------------
 
 def add_eval(sub) -> None:
@@ -277,7 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version="charrestore 0.1.0")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in (add_fix, add_segment, add_eval, add_train, add_export, add_packs):
+    for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_packs):
         add(sub)
     return parser
 

@@ -7,6 +7,7 @@
 - peak RSS (VmHWM) of a fresh process that restores the 1 MB document;
 - model file size.
 
+``charrestore bench`` is the quick version (Table 5 or the user's text, same median timer).
 Engines run interleaved in one process, so rows compare with each other on the same (possibly busy) machine.
 The long documents are dev text when ../shared is there (en: TED dev; ja: JaQuAD dev; gu: held-out articles),
 else the fixture texts.
@@ -19,29 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+from charrestore.bench import TABLE5, median_time
+
 ROOT = Path(__file__).resolve().parent.parent
-TABLE5 = ("but what are the risks i am not technical i'm not an engineer i don't play one on the internet "
-          "but i appreciate perspectives on ai from those people who are able to immerse themselves in some "
-          "of the more technical aspects")
 CORPORA = ROOT.parent / "shared" / "corpora"
 DEV_TEXT = {"en": (CORPORA / "en" / "ted_dev.tsv", 0), "ja": (CORPORA / "ja" / "jaquad_wiki_paragraphs_dev.tsv", 0),
             "gu": (CORPORA / "gu" / "gu_wiki_train.tsv", 50)}
 _PEAK_RSS = "next(int(l.split()[1]) / 1024 for l in open('/proc/self/status') if l.startswith('VmHWM'))"
-
-
-def median_time(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def long_document(lang: str, size: int, spaced: bool) -> str:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 import time
@@ -43,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from charrestore import Restorer, load_pack  # noqa: E402
+from charrestore.bench import TABLE5, median_time  # noqa: E402
 from charrestore.cards import write_card  # noqa: E402
 from charrestore.metrics import _labelled_words, evaluate_token, punct_label  # noqa: E402
 from charrestore.paths import models_dir  # noqa: E402
@@ -51,10 +51,6 @@ from eval_char import spaced_input  # noqa: E402
 
 CORPORA = ROOT.parent / "shared" / "corpora" / "en"
 MARKS = {"O": "", "COMMA": ",", "PERIOD": ".", "QUESTION": "?"}
-# The 42-word paragraph of Table 5 of Edge-Punct-Casing (as in scripts/bench.py).
-TABLE5 = ("but what are the risks i am not technical i'm not an engineer i don't play one on the internet "
-          "but i appreciate perspectives on ai from those people who are able to immerse themselves in some "
-          "of the more technical aspects")
 # Table 3 and Table 4 of Edge-Punct-Casing (CNN-BiLSTM, IWSLT2011 test): P, R, F per class.
 PAPER_PUNCT = {"COMMA": (71.5, 54.0, 61.5), "PERIOD": (76.7, 82.6, 79.5), "QUESTION": (73.8, 70.5, 72.1),
                "overall": (74.4, 67.9, 71.0)}
@@ -250,12 +246,7 @@ def latency(restorer, runs: int) -> float:
     """Median ms of one call on the Table-5 paragraph (after a warm-up)."""
     for _ in range(5):
         restorer(TABLE5)
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        restorer(TABLE5)
-        times.append(time.perf_counter() - t)
-    return 1000 * statistics.median(times)
+    return 1000 * median_time(lambda: restorer(TABLE5), runs)
 
 
 def prf(block: dict, cls: str) -> tuple:

@@ -35,7 +35,7 @@ def test_packs_lists_en_ja_gu():
     assert ". , ? SPACE (16 classes)" in by_code["gu"]
 
 
-@pytest.mark.parametrize("args", [["--help"], ["eval", "--help"], ["packs", "--help"]])
+@pytest.mark.parametrize("args", [["--help"], ["eval", "--help"], ["packs", "--help"], ["bench", "--help"]])
 def test_help_exits_0(args):
     res = run("-m", "charrestore", *args)
     assert res.returncode == 0 and "usage: charrestore" in res.stdout and res.stderr == ""

@@ -5,6 +5,7 @@ The fixture model is barely trained: these tests check what must hold for ANY mo
 consistency, given spaces kept, determinism, the CLI contract), never what a good model would output.
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -259,3 +260,17 @@ def test_long_single_line_bounded_memory(models):
     length, rss_kb = map(int, res.stdout.split())
     assert length >= 10_000_000
     assert rss_kb < 1_500_000
+
+
+def test_bench_command_times_every_engine(models):
+    res = cli(models, "bench", "--runs", "2", "--json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["signature"].startswith("charrestore.bench|lang:en|threads:1|runs:2|text:table5|")
+    assert [r["engine"] for r in out["rows"]] == ["char", "pipeline"]
+    assert all(r["ms_per_doc"] > 0 and r["chars_per_s"] > 0 and r["model_mb"] > 0 for r in out["rows"])
+    res = cli(models, "bench", "--runs", "1", "--engines", "pipeline", stdin=b"hello world\n\nwhat time is it\n")
+    assert res.returncode == 0 and "|text:2 docs|chars:26|" in res.stdout.decode()
+    res = cli(models, "bench", "--lang", "gu")
+    err = res.stderr.decode()
+    assert res.returncode == 1 and len(err.strip().splitlines()) == 1 and "Table-5" in err
