@@ -107,6 +107,23 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     return base, arr
 
 
+def kept_features(text: str, classes: np.ndarray, pack: LanguagePack) -> np.ndarray:
+    """The features of parsed input that restoration keeps: the input's own marks, and its capitals when it is
+    mixed-case ("McDonald", "GitHub"). All-caps input says nothing about case, so its capitals are not kept.
+
+    >>> from charrestore.packs import load_pack
+    >>> en = load_pack("en")
+    >>> [en.class_name(c) for c in kept_features("Hi, McD", parse("Hi, McD", en)[1], en)]
+    ['CAPS', ',', 'CAPS', 'O', 'CAPS']
+    >>> [en.class_name(c) for c in kept_features("HI, MCD", parse("HI, MCD", en)[1], en)]
+    ['O', ',', 'O', 'O', 'O']
+    """
+    keep = sum(pack.bit(m) for m in pack.marks)
+    if text != text.lower() and text != text.upper():
+        keep |= pack.bit(CAPS)
+    return np.asarray(classes, np.int32) & keep
+
+
 def render(base: list[str], classes, pack: LanguagePack) -> str:
     """(base graphemes, class ids) -> text: CAPS, then the marks in pack order, then the space.
 

@@ -78,9 +78,11 @@ def test_shipped_en_input_ends_with_one_sentence_mark(restorers, engine, words):
 
 @pytest.mark.parametrize("engine", ("char", "pipeline"))
 @pytest.mark.parametrize("text", ["the price is 3.5 dollars", "it costs $1,000 now", "email me at john@example.com",
-                                  "hello, world. how are you", "thepriceis3.5dollars", "the u.s. economy is big"])
+                                  "hello, world. how are you", "thepriceis3.5dollars", "the u.s. economy is big",
+                                  "we use GitHub and PyTorch daily", "mynameisMcDonald"])
 def test_shipped_en_keeps_the_input_marks(restorers, engine, text):
-    """Numbers, addresses and the user's own punctuation keep their marks; the model only adds marks."""
+    """Numbers, addresses and the user's own punctuation keep their marks, and mixed-case input its capitals;
+    the model only adds."""
     pack = load_pack("en")
     out = restorers["en", engine](text)
     assert base_text(out, pack) == base_text(text, pack) and input_marks_kept(text, out, pack), out

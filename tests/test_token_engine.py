@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
@@ -92,6 +92,21 @@ def test_keep_mode_keeps_words_and_sentence_case(restorers, words):
         letters = [ch for ch in word if ch.isalpha()]
         if (not prev or prev[-1] in ".?") and letters:
             assert letters[0].isupper(), out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.sampled_from(["GitHub", "McDonald", "iPhone", "NASA", "I", "the", "use", "daily", "it's"]),
+                      min_size=2, max_size=30))
+def test_words_the_input_capitalized_keep_their_case(restorers, words):
+    """Mixed-case input: a word with a capital comes back with exactly its case (no "Github", no "MCDONALD").
+    All-caps input ("NASA NASA") is restored like lower case."""
+    text = " ".join(words)
+    assume(text != text.upper())
+    out = restorers["keep"](text).split(" ")
+    assert len(out) == len(words)
+    for word, restored in zip(words, out):
+        if word != word.lower():
+            assert restored.rstrip(".,?") == word, (word, restored)
 
 
 def test_consistency_overrides_and_counts(restorers):

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import runtime
 from ..chunking import plan
-from ..codec import _upper, parse, render
+from ..codec import _upper, kept_features, parse, render
 from ..packs import CAPS, SPACE, LanguagePack
 from .char_input import HAS_SPACE, N_STATES, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
 
@@ -180,15 +180,17 @@ class CharEngine:
         return cls
 
     def restore(self, text: str, spaces: str = "auto") -> str:
-        """The input's own marks stay as they are ("3.5", "Hello, world"); the model adds marks elsewhere."""
+        """The input's own marks stay as they are ("3.5", "Hello, world"); the model adds marks elsewhere. The
+        capitals of mixed-case input stay too ("McDonald")."""
         base, given = parse(text, self.pack, apply_map=False)
         if not base:
             return ""
+        kept = kept_features(text, given, self.pack)
         base, gids, states, enforce = self.encode_parsed(base, given, spaces)
-        marks = given & self.mark_bits
+        marks = kept & self.mark_bits
         end_mark = self.ends_sentence(base) and not marks[-1]
         cls = self.classes(gids, states, end_mark, enforce, marks)
-        return render(base, self.sentence_case(base, cls, marks), self.pack)
+        return render(base, self.sentence_case(base, cls, marks) | (kept & self.caps_bit), self.pack)
 
     def ends_sentence(self, base: list[str]) -> bool:
         """Whether the input's last grapheme must take a sentence-final mark (it ends in a letter or digit)."""

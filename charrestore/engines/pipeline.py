@@ -3,7 +3,8 @@
 normalize -> words (given spaces, or NB segmentation of unspaced input) -> token model -> render.
 Only marks, spaces and case change: the words' graphemes are rendered as they are, so characters the
 tokenizer does not know pass through untouched. The input's own marks stay where they are ("3.5",
-"yahoo.com", "Hello, world"): the model reads the words without them and only adds marks elsewhere.
+"yahoo.com", "Hello, world"): the model reads the words without them and only adds marks elsewhere. In
+mixed-case input, a word with capitals keeps exactly its case ("McDonald", "GitHub").
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from ..cards import ModelError, load_card
-from ..codec import parse, render
+from ..codec import kept_features, parse, render
 from ..metrics import words
-from ..packs import SPACE, LanguagePack
+from ..packs import CAPS, SPACE, LanguagePack
 from .token import TokenModel
 
 
@@ -25,6 +26,7 @@ class PipelineEngine:
         self.card = model.card
         self.space_bit = pack.bit(SPACE)
         self.mark_bits = sum(pack.bit(m) for m in pack.marks)
+        self.caps_bit = pack.bit(CAPS)
         self._segmenter = None
 
     @classmethod
@@ -48,14 +50,15 @@ class PipelineEngine:
         base, given = parse(text, self.pack, apply_map=False)
         if not base:
             return ""
-        marks = given & self.mark_bits
+        kept = kept_features(text, given, self.pack)
         keep = spaces == "keep" or (spaces == "auto" and bool((given & self.space_bit).any()))
         if not keep:
             segmented, given = parse(self.segmenter().segment("".join(base)), self.pack, apply_map=False)
-            if len(segmented) != len(base):  # a combining sign merged across a removed space: marks no longer align
-                marks = np.zeros(len(segmented), np.int32)
+            if len(segmented) != len(base):  # a combining sign merged across a removed space: no longer aligned
+                kept = np.zeros(len(segmented), np.int32)
             base = segmented
         given &= self.space_bit
+        marks, caps = kept & self.mark_bits, kept & self.caps_bit
         spans = words(base, given, self.pack)
         forms = ["".join(base[s:e]) for s, e in spans]
         starts, ends = np.array(spans).T
@@ -63,5 +66,9 @@ class PipelineEngine:
         inner = marked[ends - 1] > marked[starts]  # a mark before the word's last grapheme
         punct, case = self.model.labels(forms, self.model.forced_labels(marks[ends - 1], inner))
         classes = given | self.model.word_classes(base, spans, punct, case) | marks
+        if caps.any():  # a word the input capitalized keeps exactly the input's case
+            capped = np.concatenate([[0], np.cumsum(caps != 0)])
+            own = np.repeat(capped[ends] > capped[starts], ends - starts)
+            classes = np.where(own, (classes & ~self.caps_bit) | caps, classes)
         classes[-1] &= ~self.space_bit
         return render(base, classes.astype(np.int32), self.pack)
