@@ -109,6 +109,12 @@ def test_words_the_input_capitalized_keep_their_case(restorers, words):
             assert restored.rstrip(".,?") == word, (word, restored)
 
 
+def test_no_mark_added_after_a_final_symbol(restorers):
+    for text in ("what time is it :)", "what time is it 😂", "what time is it,"):
+        out = restorers["keep"](text)
+        assert out.endswith(text.split()[-1]), out
+
+
 def test_consistency_overrides_and_counts(restorers):
     model = restorers["keep"].engine.model
     before = model.stats["words"]

@@ -64,7 +64,10 @@ class PipelineEngine:
         starts, ends = np.array(spans).T
         marked = np.concatenate([[0], np.cumsum(marks != 0)])
         inner = marked[ends - 1] > marked[starts]  # a mark before the word's last grapheme
-        punct, case = self.model.labels(forms, self.model.forced_labels(marks[ends - 1], inner))
+        forced = self.model.forced_labels(marks[ends - 1], inner)
+        if forced[-1] < 0 and not base[-1][0].isalnum():  # an input ending in ":)" or "😂" gets no mark after it
+            forced[-1] = self.model.punct_labels.index("O")
+        punct, case = self.model.labels(forms, forced)
         classes = given | self.model.word_classes(base, spans, punct, case) | marks
         if caps.any():  # a word the input capitalized keeps exactly the input's case
             capped = np.concatenate([[0], np.cumsum(caps != 0)])
