@@ -46,6 +46,9 @@ class Restorer:
         if config.engine == "auto":
             config = replace(config, engine=self.pack.engine)
         self.config = config  # with the engine that runs (never "auto")
+        if config.engine == "pipeline" and config.segmenter == "none":
+            raise ValueError("the pipeline takes the spaces of unspaced input from its NB segmenter; "
+                             "segmenter 'none' (the model's own spaces) needs engine 'char'")
         root = Path(config.models_dir) if config.models_dir else None
         if config.engine == "char":
             name = self.pack.models.get("char")

@@ -218,6 +218,14 @@ def test_cli_stdin_contract(models):
     assert [base_text(o, EN) for o in out[:-1]] == [base_text(i, EN) for i in lines]
 
 
+def test_pipeline_refuses_the_models_own_spaces(models):
+    with pytest.raises(ValueError, match="needs engine 'char'"):
+        Restorer(lang="en", segmenter="none", models_dir=str(models))
+    res = cli(models, "fix", "--segmenter", "none", "x")
+    err = res.stderr.decode()
+    assert res.returncode == 1 and len(err.strip().splitlines()) == 1 and "engine 'char'" in err
+
+
 def test_pack_without_token_model_is_one_line_error(models):
     with pytest.raises(ModelError, match="no token model"):
         Restorer(lang="gu", engine="pipeline", models_dir=str(models))
