@@ -108,7 +108,8 @@ def main():
         inputs = [strip_features(r, pack) if mode != "keep" else spaced_input(r, pack) for r in refs]
         (out / f"input_{mode}.txt").write_text("\n".join(inputs) + "\n", encoding="utf-8")
         restorer = Restorer(lang=args.lang, engine=args.engine, spaces="restore" if mode == "nb" else mode,
-                            segmenter="nb" if mode == "nb" else "none", threads=args.threads, batch_size=64)
+                            segmenter="nb" if mode == "nb" or args.engine == "pipeline" else "none",
+                            threads=args.threads, batch_size=64)
         t = time.perf_counter()
         hyps = [restorer(x) for x in inputs]
         seconds = time.perf_counter() - t
