@@ -277,10 +277,12 @@ def test_cli_invalid_utf8_passes_through(models):
 
 
 @needs_nb
-def test_long_single_line_bounded_memory(models):
-    """A 10 MB unspaced line (NB segmenter, then the token windows) comes back whole, in bounded memory."""
+@pytest.mark.parametrize("engine", ("char", "pipeline"))
+def test_long_single_line_bounded_memory(models, engine):
+    """A 10 MB unspaced line comes back whole, with peak RSS well under the size of naive per-grapheme Python
+    objects (pipeline: NB segmenter, then the token windows)."""
     code = ("import resource;from charrestore import Restorer, base_text, load_pack;"
-            f"r=Restorer(lang='en',engine='pipeline',models_dir={str(models)!r});"
+            f"r=Restorer(lang='en',engine={engine!r},models_dir={str(models)!r});"
             "text='abcdefghij'*1_000_000;out=r(text);"
             "assert base_text(out, load_pack('en')) == text;"
             "print(len(out), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
