@@ -118,10 +118,20 @@ def kept_features(text: str, classes: np.ndarray, pack: LanguagePack) -> np.ndar
     >>> [en.class_name(c) for c in kept_features("HI, MCD", parse("HI, MCD", en)[1], en)]
     ['O', ',', 'O', 'O', 'O']
     """
-    keep = sum(pack.bit(m) for m in pack.marks)
+    keep = pack.mark_bits
     if text != text.lower() and text != text.upper():
         keep |= pack.bit(CAPS)
     return np.asarray(classes, np.int32) & keep
+
+
+def spans_with(flags: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Which grapheme spans ``[start, end)`` hold a nonzero flag (one cumulative sum for all spans).
+
+    >>> spans_with(np.array([0, 1, 0, 0]), np.array([0, 2]), np.array([2, 4])).tolist()
+    [True, False]
+    """
+    counts = np.concatenate([[0], np.cumsum(np.asarray(flags) != 0)])
+    return counts[ends] > counts[starts]
 
 
 def render(base: list[str], classes, pack: LanguagePack) -> str:

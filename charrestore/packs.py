@@ -43,6 +43,11 @@ class LanguagePack:
         return tuple(f for f in self.features if f not in (CAPS, SPACE))
 
     @property
+    def mark_bits(self) -> int:
+        """The class bits of all the pack's marks."""
+        return sum(self.bit(m) for m in self.marks)
+
+    @property
     def has_space(self) -> bool:
         return SPACE in self.features
 

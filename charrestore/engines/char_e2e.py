@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import runtime
 from ..chunking import plan
-from ..codec import _upper, kept_features, parse, render
+from ..codec import _upper, kept_features, parse, render, spans_with
 from ..packs import CAPS, SPACE, LanguagePack
 from .char_input import HAS_SPACE, N_STATES, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
 
@@ -59,7 +59,7 @@ class CharEngine:
         self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
         self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
         self.no_space = np.flatnonzero((np.arange(pack.n_classes) & self.space_bit) == 0)
-        self.mark_bits = sum(pack.bit(m) for m in pack.marks)
+        self.mark_bits = pack.mark_bits
         self.class_marks = np.arange(pack.n_classes) & self.mark_bits
         self.other_marks = sum(pack.bit(m) for m in pack.marks if m not in pack.sentence_marks)
         classes, marks = np.arange(pack.n_classes), self.other_marks | self.sentence_bits
@@ -171,8 +171,7 @@ class CharEngine:
         if marks is not None and len(starts):
             word_start = np.concatenate([[0], np.flatnonzero(cls[:-1] & self.space_bit) + 1])
             begin = word_start[np.searchsorted(word_start, starts - 1, side="right") - 1]
-            marked = np.concatenate([[0], np.cumsum(marks != 0)])
-            abbreviation = (marks[starts - 1] != 0) & (marked[starts - 1] > marked[begin])
+            abbreviation = (marks[starts - 1] != 0) & spans_with(marks, begin, starts - 1)
             starts = starts[~abbreviation]
         for i in [0, *starts.tolist()]:
             if _upper(base[i]) is not None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..cards import ModelError, load_card
-from ..codec import kept_features, parse, render
+from ..codec import kept_features, parse, render, spans_with
 from ..metrics import words
 from ..packs import CAPS, SPACE, LanguagePack
 from .token import TokenModel
@@ -25,7 +25,7 @@ class PipelineEngine:
         self.pack, self.model, self.root = pack, model, root
         self.card = model.card
         self.space_bit = pack.bit(SPACE)
-        self.mark_bits = sum(pack.bit(m) for m in pack.marks)
+        self.mark_bits = pack.mark_bits
         self.caps_bit = pack.bit(CAPS)
         self._segmenter = None
 
@@ -62,16 +62,14 @@ class PipelineEngine:
         spans = words(base, given, self.pack)
         forms = ["".join(base[s:e]) for s, e in spans]
         starts, ends = np.array(spans).T
-        marked = np.concatenate([[0], np.cumsum(marks != 0)])
-        inner = marked[ends - 1] > marked[starts]  # a mark before the word's last grapheme
+        inner = spans_with(marks, starts, ends - 1)  # a mark before the word's last grapheme
         forced = self.model.forced_labels(marks[ends - 1], inner)
         if forced[-1] < 0 and not base[-1][0].isalnum():  # an input ending in ":)" or "😂" gets no mark after it
             forced[-1] = self.model.punct_labels.index("O")
         punct, case = self.model.labels(forms, forced)
         classes = given | self.model.word_classes(base, spans, punct, case) | marks
         if caps.any():  # a word the input capitalized keeps exactly the input's case
-            capped = np.concatenate([[0], np.cumsum(caps != 0)])
-            own = np.repeat(capped[ends] > capped[starts], ends - starts)
+            own = np.repeat(spans_with(caps, starts, ends), ends - starts)
             classes = np.where(own, (classes & ~self.caps_bit) | caps, classes)
         classes[-1] &= ~self.space_bit
         return render(base, classes.astype(np.int32), self.pack)
