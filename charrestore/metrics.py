@@ -49,20 +49,16 @@ from typing import Sequence
 
 import numpy as np
 
-from .codec import _upper, parse, render
+from .codec import parse, render
+from .labels import CASING_LABELS, MARK_LABELS, PUNCT_ORDER, canonical, labelled_words, punct_label, words
 from .packs import CAPS, SPACE, LanguagePack
 
 __all__ = [
     "PRF", "CharResult", "TokenResult", "evaluate_char", "evaluate_token", "evaluate",
-    "signature", "align", "levenshtein", "casing_class", "punct_label", "words", "plot_confusion",
+    "signature", "align", "levenshtein", "plot_confusion",
 ]
 
 VERSION = "0.1.0"
-
-#: Token-level names of the marks (IWSLT); a mark not listed is named by itself.
-MARK_LABELS = {".": "PERIOD", "。": "PERIOD", ",": "COMMA", "、": "COMMA", "?": "QUESTION", "？": "QUESTION"}
-PUNCT_ORDER = ("O", "COMMA", "PERIOD", "QUESTION")
-CASING_LABELS = ("O", "UPP", "CAP", "MIX")
 
 # Above this many pairs, difflib's quadratic matcher is too slow: anchor on unique k-grams first.
 _DIFFLIB_BUDGET = 4_000_000
@@ -295,54 +291,6 @@ def levenshtein(a: Sequence, b: Sequence) -> int:
     return int(row[-1])
 
 
-# --- words --------------------------------------------------------------------------------
-
-def _canonical(text: str, pack: LanguagePack, apply_map: bool) -> tuple[list[str], np.ndarray]:
-    """(base, classes) of the canonical rendering: parse, render, parse again. The re-parse drops any
-    mark or space that rendering had to leave out (one that would fuse into a grapheme cluster)."""
-    base, classes = parse(text, pack, apply_map)
-    return parse(render(base, classes, pack), pack, apply_map=False)
-
-
-def words(base: list[str], classes: np.ndarray, pack: LanguagePack) -> list[tuple[int, int]]:
-    """Word spans ``(start, end)`` over the graphemes: a word ends after each grapheme with SPACE."""
-    space = pack.bit(SPACE)
-    if not len(base):
-        return []
-    ends = (np.flatnonzero(np.asarray(classes) & space) + 1).tolist() if space else []
-    if not ends or ends[-1] != len(base):
-        ends.append(len(base))
-    starts = [0] + ends[:-1]
-    return list(zip(starts, ends))
-
-
-def punct_label(last_class: int, pack: LanguagePack) -> str:
-    """The punctuation label of a word from the class of its last grapheme: ``O``, or the mark rendered last."""
-    for mark in reversed(pack.marks):
-        if last_class & pack.bit(mark):
-            return MARK_LABELS.get(mark, mark)
-    return "O"
-
-
-def casing_class(base: Sequence[str], classes: Sequence[int], pack: LanguagePack) -> str:
-    """O / UPP / CAP / MIX of a word (see the module docstring).
-
-    >>> from charrestore.packs import load_pack
-    >>> en = load_pack("en")
-    >>> [casing_class(*parse(w, en), en) for w in ("AI", "Will", "I", "iPhone", "D.C.", "don't", "3D")]
-    ['UPP', 'CAP', 'CAP', 'MIX', 'UPP', 'O', 'CAP']
-    """
-    caps = pack.bit(CAPS)
-    upper = [bool(int(c) & caps) for g, c in zip(base, classes) if int(c) & caps or _upper(g) is not None]
-    if not any(upper):
-        return "O"
-    if all(upper) and len(upper) > 1:
-        return "UPP"
-    if upper[0] and not any(upper[1:]):
-        return "CAP"
-    return "MIX"
-
-
 # --- results ------------------------------------------------------------------------------
 
 @dataclass
@@ -564,35 +512,6 @@ def evaluate_char(refs: Sequence[str], hyps: Sequence[str], pack: LanguagePack, 
     return res
 
 
-def _labelled_words(text: str, pack: LanguagePack, apply_map: bool, punct_of_class: np.ndarray):
-    """(base forms, punctuation label ids, casing class ids into CASING_LABELS) of a document's words.
-
-    The same rules as :func:`punct_label` and :func:`casing_class`, vectorized over the words."""
-    base, classes = _canonical(text, pack, apply_map)
-    spans = words(base, classes, pack)
-    if not spans:
-        return [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    starts = np.fromiter((s for s, _ in spans), dtype=np.int64, count=len(spans))
-    ends = np.fromiter((e for _, e in spans), dtype=np.int64, count=len(spans))
-    forms = ["".join(base[s:e]) for s, e in spans]
-    punct = punct_of_class[classes[ends - 1]]
-    casing = np.zeros(len(spans), dtype=np.int64)
-    caps = pack.bit(CAPS)
-    if caps:
-        upper = (classes & caps) != 0
-        cased = upper | np.fromiter((_upper(g) is not None for g in base), dtype=bool, count=len(base))
-        n_upper = np.add.reduceat(upper.astype(np.int64), starts)
-        n_cased = np.add.reduceat(cased.astype(np.int64), starts)
-        cased_at = np.flatnonzero(cased)
-        first = np.minimum(np.searchsorted(cased_at, starts), max(len(cased_at) - 1, 0))
-        first_upper = upper[cased_at[first]] if len(cased_at) else np.zeros(len(spans), dtype=bool)
-        casing[:] = CASING_LABELS.index("MIX")
-        casing[(n_upper == 1) & first_upper] = CASING_LABELS.index("CAP")
-        casing[(n_upper == n_cased) & (n_cased > 1)] = CASING_LABELS.index("UPP")
-        casing[n_upper == 0] = CASING_LABELS.index("O")
-    return forms, punct, casing
-
-
 def evaluate_token(refs: Sequence[str], hyps: Sequence[str], pack: LanguagePack, *,
                    apply_map: bool = True, spaces: str | None = None) -> TokenResult:
     """Token-level P/R/F per punctuation and casing class, micro overall over the non-O classes.
@@ -618,8 +537,8 @@ def evaluate_token(refs: Sequence[str], hyps: Sequence[str], pack: LanguagePack,
                       punct_confusion=pm, casing_confusion=cm if pack.has_caps else None,
                       lines_ref=len(refs), lines_hyp=len(hyps), lines_scored=min(len(refs), len(hyps)))
     for ref, hyp in zip(refs, hyps):
-        rforms, rp, rc = _labelled_words(ref, pack, apply_map, punct_of_class)
-        hforms, hp, hc = _labelled_words(hyp, pack, apply_map, punct_of_class)
+        rforms, rp, rc = labelled_words(ref, pack, apply_map, punct_of_class)
+        hforms, hp, hc = labelled_words(hyp, pack, apply_map, punct_of_class)
         res.ref_words += len(rforms)
         res.hyp_words += len(hforms)
         if rforms != hforms:

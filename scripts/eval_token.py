@@ -44,7 +44,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from charrestore import Restorer, load_pack  # noqa: E402
 from charrestore.bench import TABLE5, median_time  # noqa: E402
 from charrestore.cards import write_card  # noqa: E402
-from charrestore.metrics import _labelled_words, evaluate_token, punct_label  # noqa: E402
+from charrestore.labels import labelled_words, punct_label  # noqa: E402
+from charrestore.metrics import evaluate_token  # noqa: E402
 from charrestore.paths import models_dir  # noqa: E402
 from dev_sets import load_dev, sentences  # noqa: E402
 from eval_char import spaced_input  # noqa: E402
@@ -88,7 +89,7 @@ def labelled_talks(model, pack) -> list[tuple[list[str], np.ndarray, np.ndarray]
     (the words are given, so predictions align with them one to one)."""
     labels = list(model.punct_labels)
     punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
-    talks = [_labelled_words(ref, pack, True, punct_of_class) for ref in ted_talks(CORPORA / "ted_dev.tsv", pack)]
+    talks = [labelled_words(ref, pack, True, punct_of_class) for ref in ted_talks(CORPORA / "ted_dev.tsv", pack)]
     return [t for t in talks if t[0]]
 
 

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from charrestore import Restorer, load_pack  # noqa: E402
-from charrestore.metrics import _labelled_words, punct_label  # noqa: E402
+from charrestore.labels import labelled_words, punct_label  # noqa: E402
 from eval_token import CORPORA, iwslt_reference, punct_f1, tune_bias  # noqa: E402
 
 
@@ -41,7 +41,7 @@ def iwslt_f1(models: Path, pack) -> tuple[float, float, dict]:
     model = pipeline.engine.model
     labels = list(model.punct_labels)
     punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
-    forms, gold, _ = _labelled_words(iwslt_reference(CORPORA / "iwslt_dev2012_labels.tsv"), pack, True,
+    forms, gold, _ = labelled_words(iwslt_reference(CORPORA / "iwslt_dev2012_labels.tsv"), pack, True,
                                      punct_of_class)
     logits = [model.logits(forms)[0]]
     zero = np.zeros(len(labels), np.float32)

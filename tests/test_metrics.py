@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from charrestore.cli import main
 from charrestore.codec import parse
-from charrestore.metrics import (PRF, _labelled_words, align, casing_class, evaluate, evaluate_char,
-                                 evaluate_token, levenshtein, punct_label, signature)
+from charrestore.labels import casing_class, labelled_words, punct_label
+from charrestore.metrics import PRF, align, evaluate, evaluate_char, evaluate_token, levenshtein, signature
 from charrestore.packs import load_pack
 
 EN, JA, GU = load_pack("en"), load_pack("ja"), load_pack("gu")
@@ -219,7 +219,7 @@ def test_token_level_hand_computed():
 ])
 def test_casing_classes(word, cls):
     assert casing_class(*parse(word, EN), EN) == cls
-    forms, _, casing = _labelled_words(word + " ok", EN, True, np.zeros(EN.n_classes, dtype=np.int64))
+    forms, _, casing = labelled_words(word + " ok", EN, True, np.zeros(EN.n_classes, dtype=np.int64))
     assert ("O", "UPP", "CAP", "MIX")[casing[0]] == cls          # the vectorized rule agrees
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..cards import ModelError, load_card
 from ..codec import kept_features, parse, render, spans_with
-from ..metrics import words
+from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
 from .token import TokenModel
 

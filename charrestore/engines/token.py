@@ -17,7 +17,7 @@ from .. import runtime
 from ..cards import ModelError, sha256_of
 from ..chunking import plan
 from ..codec import _upper, case_split, graphemes
-from ..metrics import MARK_LABELS
+from ..labels import MARK_LABELS
 from ..packs import CAPS, LanguagePack
 from .token_input import load_tokenizer, pack_windows, word_pieces
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..codec import parse
 from ..engines.token_input import load_tokenizer, pack_windows, word_pieces
-from ..metrics import CASING_LABELS, PUNCT_ORDER, _labelled_words, casing_class, punct_label
+from ..labels import CASING_LABELS, PUNCT_ORDER, casing_class, labelled_words, punct_label
 from ..packs import CAPS, LanguagePack, load_pack
 from . import set_threads
 from .corpus import read_documents
@@ -47,7 +47,7 @@ def label_documents(docs: list[str], pack: LanguagePack) -> tuple[list[str], np.
     punct_of_class = np.array([PUNCT_ORDER.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
     forms, punct, case = [], [], []
     for doc in docs:
-        f, p, c = _labelled_words(doc, pack, True, punct_of_class)
+        f, p, c = labelled_words(doc, pack, True, punct_of_class)
         if f:
             forms.extend(f)
             punct.append(p)
