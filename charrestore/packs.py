@@ -9,11 +9,11 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .engines import REGISTRY
 from .paths import languages_dir, models_dir
 
 CAPS = "CAPS"
 SPACE = "SPACE"
-ENGINES = ("char", "pipeline")
 
 
 class PackError(ValueError):
@@ -85,8 +85,8 @@ def _validate(code: str, data: dict) -> LanguagePack:
             if not set(target) <= targets:
                 raise PackError(f"pack {code}: [{table}] maps {src!r} onto {target!r}, not a mark of the pack")
     engine = data.get("engine", "char")
-    if engine not in ENGINES:
-        raise PackError(f"pack {code}: engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine not in REGISTRY:
+        raise PackError(f"pack {code}: engine must be one of {', '.join(REGISTRY)}, not {engine!r}")
     if engine == "pipeline" and "token" not in data.get("models", {}):
         raise PackError(f"pack {code}: engine = 'pipeline' needs a token model in [models]")
     return LanguagePack(

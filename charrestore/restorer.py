@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Sequence
 
-from .cards import load_card
-from .engines.char_e2e import SPACES_MODES, CharEngine
-from .packs import ENGINES, load_pack
+from .engines import REGISTRY, engine_class
+from .engines.base import SPACES_MODES, EngineOptions
+from .packs import load_pack
 
 SEGMENTERS = ("auto", "nb", "none")
 
@@ -36,8 +37,8 @@ class Restorer:
         config = RestorerConfig(**{**(config.__dict__ if config else {}), **overrides})
         if config.spaces not in SPACES_MODES:
             raise ValueError(f"spaces must be one of {', '.join(SPACES_MODES)}, not {config.spaces!r}")
-        if config.engine not in ("auto", *ENGINES):
-            raise ValueError(f"engine must be one of auto, {', '.join(ENGINES)}, not {config.engine!r}")
+        if config.engine not in ("auto", *REGISTRY):
+            raise ValueError(f"engine must be one of auto, {', '.join(REGISTRY)}, not {config.engine!r}")
         if config.segmenter not in SEGMENTERS:
             raise ValueError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {config.segmenter!r}")
         if config.threads < 1 or config.batch_size < 1:
@@ -46,31 +47,18 @@ class Restorer:
         if config.engine == "auto":
             config = replace(config, engine=self.pack.engine)
         self.config = config  # with the engine that runs (never "auto")
-        if config.engine == "pipeline" and config.segmenter == "none":
-            raise ValueError("the pipeline takes the spaces of unspaced input from its NB segmenter; "
-                             "segmenter 'none' (the model's own spaces) needs engine 'char'")
-        root = Path(config.models_dir) if config.models_dir else None
-        if config.engine == "char":
-            name = self.pack.models.get("char")
-            if not name:
-                raise ValueError(f"pack {config.lang!r} names no char model")
-            card, path = load_card(config.lang, name, root)
-            use_nb = config.segmenter == "nb" or (config.segmenter == "auto" and card.get("nb_spaces", False))
-            segmenter = None
-            if use_nb:
-                from .segmenter import Segmenter
-
-                segmenter = Segmenter.load(config.lang, root)
-            self.engine = CharEngine(self.pack, card, path, config.threads, config.batch_size, segmenter)
-        else:
-            from .engines.pipeline import PipelineEngine
-
-            self.engine = PipelineEngine.load(self.pack, root, config.threads, config.batch_size)
+        options = EngineOptions(config.threads, config.batch_size, config.segmenter)
+        models_dir = Path(config.models_dir) if config.models_dir else None
+        self.engine = engine_class(config.engine).load(self.pack, models_dir, options)
 
     def __call__(self, text: str) -> str:
-        return self.engine.restore(text, self.config.spaces)
+        return self.engine.restore_one(text, self.config.spaces)
 
     restore = __call__
+
+    def restore_many(self, texts: Sequence[str]) -> list[str]:
+        """Several documents, each restored on its own (the same output as one call each)."""
+        return self.engine.restore(texts, self.config.spaces)
 
 
 @lru_cache(maxsize=8)

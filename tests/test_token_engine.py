@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -129,14 +130,12 @@ def test_document_ends_a_sentence_and_raw_casing_switch(restorers):
     out = restorers["keep"](text)
     assert out[-1] in ".?", out
     # With both rules off, the labels are the raw argmax of the model.
-    model.final_mark, model.consistency = False, False
-    try:
-        punct, case = model.labels(text.split())
-        raw_p, raw_c = model.logits(text.split())
-        assert (case == (raw_c + model.bias_case).argmax(-1)).all()
-        assert (punct == (raw_p + model.bias_punct).argmax(-1)).all()
-    finally:
-        model.final_mark, model.consistency = True, True
+    raw = model.configured(replace(model.settings, final_mark=False, consistency=False))
+    punct, case = raw.labels(text.split())
+    raw_p, raw_c = raw.logits(text.split())
+    assert (case == (raw_c + raw.bias_case).argmax(-1)).all()
+    assert (punct == (raw_p + raw.bias_punct).argmax(-1)).all()
+    assert model.settings.final_mark and model.settings.consistency  # the engine's own settings are untouched
 
 
 def test_card_offsets_steer_the_labels(restorers):
@@ -255,12 +254,10 @@ def test_edge_ids_mark_the_documents_first_and_last_window(models):
             shape = feeds["starts"].shape + (4,)
             return [np.zeros(shape, np.float32), np.zeros(shape, np.float32)]
 
-    session, model.session, model.edge = model.session, Recorder(), edge
-    try:
-        forms = "but what are the risks i am not technical".split() * (3 * model.window // 9)
-        model.logits(forms)
-    finally:
-        model.session, model.edge = session, None
+    model = model.configured(model.settings, session=Recorder())
+    model.edge = edge
+    forms = "but what are the risks i am not technical".split() * (3 * model.settings.window // 9)
+    model.logits(forms)
     rows = [(f["ids"][k], f["starts"][k]) for f in fed for k in range(len(f["ids"]))]
     assert len(rows) >= 3
     first, last, inner = rows[0], rows[-1], rows[1:-1]

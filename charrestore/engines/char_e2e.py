@@ -5,17 +5,35 @@ normalize -> overlapped windows -> one ONNX Runtime call per batch of windows ->
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from .. import runtime
+from ..cards import load_card
 from ..chunking import plan
-from ..codec import _upper, kept_features, parse, render, spans_with
+from ..codec import _upper, spans_with
 from ..packs import CAPS, SPACE, LanguagePack
+from .base import Engine, EngineOptions
 from .char_input import HAS_SPACE, N_STATES, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
 
-SPACES_MODES = ("auto", "keep", "restore")
+
+@dataclass(frozen=True)
+class CharSettings:
+    """Decoding settings of a char model, as its card gives them (tuned on dev)."""
+    window: int
+    overlap: int
+    cut: int
+    bias: dict[str, float] = field(default_factory=dict)  # per-feature logit offsets
+    capital_after_mark_penalty: float = math.inf  # inf: every "mark, Capital" pair is kept
+
+    @classmethod
+    def from_card(cls, card: dict) -> "CharSettings":
+        penalty = card.get("capital_after_mark_penalty")
+        return cls(card["window"], card["overlap"], card["cut"], dict(card.get("bias", {})),
+                   math.inf if penalty is None else float(penalty))
 
 
 def class_bias(pack: LanguagePack, bias: dict[str, float]) -> np.ndarray:
@@ -40,21 +58,18 @@ def state_masks(pack: LanguagePack) -> np.ndarray:
     return masks
 
 
-class CharEngine:
+class CharEngine(Engine):
     """Restores text with one char E2E model; thread count and batch size never change the output."""
 
-    def __init__(self, pack: LanguagePack, card: dict, onnx_path: Path, threads: int = 1, batch_size: int = 32,
+    def __init__(self, pack: LanguagePack, card: dict, onnx_path: Path, options: EngineOptions = EngineOptions(),
                  segmenter=None):
-        self.pack, self.card, self.segmenter = pack, card, segmenter
+        super().__init__(pack)
+        self.card, self.segmenter = card, segmenter
         if list(card["features"]) != list(pack.features):
             raise ValueError(f"{onnx_path}: model features {card['features']} differ from pack {pack.code}")
         self.index = {g: i for i, g in enumerate(card["vocab"])}
-        self.session = runtime.session(Path(onnx_path), threads)
-        self.window, self.overlap, self.cut = card["window"], card["overlap"], card["cut"]
-        self.batch_size = batch_size
-        self.bias = class_bias(pack, card.get("bias", {}))
-        penalty = card.get("capital_after_mark_penalty")
-        self.capital_penalty = float("inf") if penalty is None else float(penalty)
+        self.session = runtime.session(Path(onnx_path), options.threads)
+        self.batch_size = options.batch_size
         self.masks = state_masks(pack)
         self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
         self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
@@ -65,17 +80,38 @@ class CharEngine:
         classes, marks = np.arange(pack.n_classes), self.other_marks | self.sentence_bits
         self.final_variants = [classes[((classes & ~marks) == (c & ~marks)) & (classes & self.sentence_bits != 0)
                                        & (classes & self.other_marks == 0)] for c in classes]
+        self.settings = CharSettings.from_card(card)
+        self._with_settings(self.settings)
+
+    @classmethod
+    def load(cls, pack: LanguagePack, models_dir: Path | None = None,
+             options: EngineOptions = EngineOptions()) -> "CharEngine":
+        """The pack's char model; on unspaced input its spaces come from the NB segmenter when ``options``
+        say ``nb``, or say ``auto`` and the card's ``nb_spaces`` (tuned on dev) is on."""
+        name = pack.models.get("char")
+        if not name:
+            raise ValueError(f"pack {pack.code!r} names no char model")
+        card, path = load_card(pack.code, name, models_dir)
+        segmenter = None
+        if options.segmenter == "nb" or (options.segmenter == "auto" and card.get("nb_spaces", False)):
+            from ..segmenter import Segmenter
+
+            segmenter = Segmenter.load(pack.code, models_dir)
+        return cls(pack, card, path, options, segmenter)
+
+    def _with_settings(self, settings: CharSettings) -> None:
+        self.bias = class_bias(self.pack, settings.bias)
 
     def window_logits(self, ids: np.ndarray):
         """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch."""
-        windows = plan(len(ids), self.window, self.overlap, self.cut)
+        windows = plan(len(ids), self.settings.window, self.settings.overlap, self.settings.cut)
         for b in range(0, len(windows), self.batch_size):
             batch = windows[b:b + self.batch_size]
             logits = runtime.run(self.session, np.stack([ids[w.start:w.end] for w in batch]))
             for w, lg in zip(batch, logits):
                 yield w, lg[w.keep_start - w.start:w.keep_end - w.start]
 
-    def classes(self, gids: np.ndarray, states: np.ndarray, end_mark: bool = False,
+    def decode(self, gids: np.ndarray, states: np.ndarray, end_mark: bool = False,
                 enforce: np.ndarray | None = None, marks: np.ndarray | None = None) -> np.ndarray:
         """Merged argmax class per position (biases added, the spaces of ``enforce``, default ``states``, enforced).
 
@@ -98,7 +134,7 @@ class CharEngine:
         becomes the best of: a sentence-final mark instead, no capital, or both kept (a name) at a cost of
         ``penalty`` (default: the card's ``capital_after_mark_penalty``, tuned on dev; inf keeps every pair).
         Pairs are resolved within a window's kept part, so the result does not depend on the batch."""
-        penalty = self.capital_penalty if penalty is None else penalty
+        penalty = self.settings.capital_after_mark_penalty if penalty is None else penalty
         if not np.isfinite(penalty) or not (self.caps_bit and self.space_bit and self.sentence_bits):
             return cls
         prev, nxt = cls[:-1], cls[1:]
@@ -136,21 +172,17 @@ class CharEngine:
                 scores[-1] += keep
         return scores
 
-    def encode(self, text: str, spaces: str = "auto") -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-        """Normalized input: base graphemes, their vocabulary ids, the space states the model reads for ``spaces``,
-        and the states enforced at the argmax (the given spaces, or the segmenter's on unspaced input)."""
-        return self.encode_parsed(*parse(text, self.pack, apply_map=False), spaces)
-
-    def encode_parsed(self, base: list[str], given: np.ndarray, spaces: str):
-        """``encode`` of parsed input (base graphemes and their given classes)."""
+    def encode(self, base: list[str], given: np.ndarray, keep: bool):
+        """Normalized input: its vocabulary ids, the space states the model reads (the given spaces when
+        ``keep``, else unknown), and the states enforced at the argmax (the given spaces, or the segmenter's
+        on unspaced input)."""
         states = np.full(len(base), UNKNOWN, np.int32)
-        keep = spaces == "keep" or (spaces == "auto" and bool((given & self.space_bit).any()))
         if keep and self.space_bit and base:
             states = np.where(given & self.space_bit, HAS_SPACE, NO_SPACE).astype(np.int32)
             states[-1] = NO_SPACE
-            return base, grapheme_ids(base, self.index), states, states
+            return grapheme_ids(base, self.index), states, states
         enforce = self.segmented(base) if self.segmenter is not None and self.space_bit and base else states
-        return base, grapheme_ids(base, self.index), states, enforce
+        return grapheme_ids(base, self.index), states, enforce
 
     def segmented(self, base: list[str]) -> np.ndarray:
         """The NB segmenter's spaces as states to enforce. The model still reads the unspaced input: its marks and
@@ -178,18 +210,14 @@ class CharEngine:
                 cls[i] |= self.caps_bit
         return cls
 
-    def restore(self, text: str, spaces: str = "auto") -> str:
-        """The input's own marks stay as they are ("3.5", "Hello, world"); the model adds marks elsewhere. The
-        capitals of mixed-case input stay too ("McDonald")."""
-        base, given = parse(text, self.pack, apply_map=False)
-        if not base:
-            return ""
-        kept = kept_features(text, given, self.pack)
-        base, gids, states, enforce = self.encode_parsed(base, given, spaces)
+    def classes(self, base, given, kept, keep, end=True):
+        """The input's own marks stay as they are ("3.5", "Hello, world"); the model adds marks elsewhere.
+        The capitals of mixed-case input stay too ("McDonald")."""
+        gids, states, enforce = self.encode(base, given, keep)
         marks = kept & self.mark_bits
-        end_mark = self.ends_sentence(base) and not marks[-1]
-        cls = self.classes(gids, states, end_mark, enforce, marks)
-        return render(base, self.sentence_case(base, cls, marks) | (kept & self.caps_bit), self.pack)
+        end_mark = end and self.ends_sentence(base) and not marks[-1]
+        cls = self.decode(gids, states, end_mark, enforce, marks)
+        return base, self.sentence_case(base, cls, marks) | (kept & self.caps_bit)
 
     def ends_sentence(self, base: list[str]) -> bool:
         """Whether the input's last grapheme must take a sentence-final mark (it ends in a letter or digit)."""

@@ -14,50 +14,62 @@ from pathlib import Path
 import numpy as np
 
 from ..cards import ModelError, load_card
-from ..codec import kept_features, parse, render, spans_with
+from ..codec import parse, spans_with
 from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
+from .base import Engine, EngineOptions
 from .token import TokenModel
 
 
-class PipelineEngine:
-    def __init__(self, pack: LanguagePack, model: TokenModel, root: Path | None):
-        self.pack, self.model, self.root = pack, model, root
+class PipelineEngine(Engine):
+    def __init__(self, pack: LanguagePack, model: TokenModel, models_dir: Path | None):
+        super().__init__(pack)
+        self.model, self.models_dir = model, models_dir
         self.card = model.card
         self.space_bit = pack.bit(SPACE)
         self.mark_bits = pack.mark_bits
         self.caps_bit = pack.bit(CAPS)
         self._segmenter = None
 
+    @property
+    def settings(self):
+        return self.model.settings
+
+    @settings.setter
+    def settings(self, value) -> None:
+        self.model = self.model.configured(value)
+
+    def _with_settings(self, settings) -> None:
+        """Nothing derives from the settings here: the token model holds them."""
+
     @classmethod
-    def load(cls, pack: LanguagePack, root: Path | None = None, threads: int = 1, batch_size: int = 32):
+    def load(cls, pack: LanguagePack, models_dir: Path | None = None,
+             options: EngineOptions = EngineOptions()) -> "PipelineEngine":
         name = pack.models.get("token")
         if not name:
             raise ModelError(f"pack {pack.code!r} has no token model, which the pipeline engine needs "
                              "(use --engine char)")
-        card, path = load_card(pack.code, name, root)
-        return cls(pack, TokenModel(pack, card, path, threads, batch_size), root)
+        if options.segmenter == "none":
+            raise ValueError("the pipeline takes the spaces of unspaced input from its NB segmenter; "
+                             "segmenter 'none' (the model's own spaces) needs engine 'char'")
+        card, path = load_card(pack.code, name, models_dir)
+        return cls(pack, TokenModel(pack, card, path, options.threads, options.batch_size), models_dir)
 
     def segmenter(self):
         """The NB segmenter, loaded on the first unspaced input (spaced input never needs it)."""
         if self._segmenter is None:
             from ..segmenter import Segmenter
 
-            self._segmenter = Segmenter.load(self.pack.code, self.root)
+            self._segmenter = Segmenter.load(self.pack.code, self.models_dir)
         return self._segmenter
 
-    def restore(self, text: str, spaces: str = "auto") -> str:
-        base, given = parse(text, self.pack, apply_map=False)
-        if not base:
-            return ""
-        kept = kept_features(text, given, self.pack)
-        keep = spaces == "keep" or (spaces == "auto" and bool((given & self.space_bit).any()))
+    def classes(self, base, given, kept, keep, end=True):
         if not keep:
             segmented, given = parse(self.segmenter().segment("".join(base)), self.pack, apply_map=False)
             if len(segmented) != len(base):  # a combining sign merged across a removed space: no longer aligned
                 kept = np.zeros(len(segmented), np.int32)
             base = segmented
-        given &= self.space_bit
+        given = given & self.space_bit
         marks, caps = kept & self.mark_bits, kept & self.caps_bit
         spans = words(base, given, self.pack)
         forms = ["".join(base[s:e]) for s, e in spans]
@@ -66,10 +78,10 @@ class PipelineEngine:
         forced = self.model.forced_labels(marks[ends - 1], inner)
         if forced[-1] < 0 and not base[-1][0].isalnum():  # an input ending in ":)" or "😂" gets no mark after it
             forced[-1] = self.model.punct_labels.index("O")
-        punct, case = self.model.labels(forms, forced)
+        punct, case = self.model.labels(forms, forced, end)
         classes = given | self.model.word_classes(base, spans, punct, case) | marks
         if caps.any():  # a word the input capitalized keeps exactly the input's case
             own = np.repeat(spans_with(caps, starts, ends), ends - starts)
             classes = np.where(own, (classes & ~self.caps_bit) | caps, classes)
         classes[-1] &= ~self.space_bit
-        return render(base, classes.astype(np.int32), self.pack)
+        return base, classes.astype(np.int32)

@@ -7,8 +7,10 @@ Only numpy, onnxruntime and sentencepiece: no TensorFlow.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -24,12 +26,29 @@ from .token_input import load_tokenizer, pack_windows, word_pieces
 _FIRST_ALNUM = re.compile(r"[^\W_]")
 
 
+@dataclass(frozen=True)
+class TokenSettings:
+    """Decoding settings of a token model, as its card gives them (tuned on dev). ``consistency = False``
+    leaves the raw casing as the model predicted it (for measuring the capital-after-sentence-end rule)."""
+    window: int
+    overlap: int
+    cut: int
+    bias: dict[str, float] = field(default_factory=dict)  # punctuation logit offsets per label
+    case_bias: dict[str, float] = field(default_factory=dict)  # casing logit offsets per label
+    final_mark: bool = True
+    consistency: bool = True
+
+    @classmethod
+    def from_card(cls, card: dict) -> "TokenSettings":
+        return cls(card["window"], card["overlap"], card["cut"], dict(card.get("bias", {})),
+                   dict(card.get("case_bias", {})), bool(card.get("final_mark", True)))
+
+
 class TokenModel:
     """Labels words with one token model; thread count and batch size never change the output.
 
     ``stats`` counts, over every call, the words whose raw casing the consistency rule overrode
     (``lower_after_end``: a word after PERIOD/QUESTION predicted O) beside the sentence starts it saw.
-    ``consistency = False`` leaves the raw casing as the model predicted it (for measuring the rule).
     ``final_mark`` (card key, default on): the last word of a document gets PERIOD or QUESTION, whichever
     the punctuation head prefers, when the model predicted no sentence end there.
     """
@@ -43,27 +62,37 @@ class TokenModel:
             raise ModelError(f"{tok_path}: sha256 does not match its card (corrupt or replaced)")
         self.sp = load_tokenizer(tok_path)
         self.session = runtime.session(Path(onnx_path), threads)
-        self.window, self.overlap, self.cut = card["window"], card["overlap"], card["cut"]
         self.batch_size = batch_size
         self.lexicon: dict[str, str] = card.get("lexicon", {})
         self.punct_labels, self.case_labels = card["punct_labels"], card["case_labels"]
         by_label = {MARK_LABELS.get(m, m): m for m in pack.marks}
         self.marks = [by_label.get(lab) for lab in self.punct_labels]  # None for O
         self.sentence_ends = np.array([m in pack.sentence_marks for m in self.marks])
-        self.bias_punct = np.array([card.get("bias", {}).get(lab, 0.0) for lab in self.punct_labels], np.float32)
-        self.bias_case = np.array([card.get("case_bias", {}).get(lab, 0.0) for lab in self.case_labels], np.float32)
         self.O, self.CAP = self.case_labels.index("O"), self.case_labels.index("CAP")
         self.stats: Counter = Counter()
-        self.consistency = True
-        self.final_mark = bool(card.get("final_mark", True))
         self.edge = card.get("edge_id")  # None: a model trained without document edges
+        self._set(TokenSettings.from_card(card))
+
+    def _set(self, settings: TokenSettings) -> None:
+        self.settings = settings
+        self.bias_punct = np.array([settings.bias.get(lab, 0.0) for lab in self.punct_labels], np.float32)
+        self.bias_case = np.array([settings.case_bias.get(lab, 0.0) for lab in self.case_labels], np.float32)
+
+    def configured(self, settings: TokenSettings, session=None) -> "TokenModel":
+        """A copy decoding with ``settings`` (and, for tuning, another session, e.g. a caching one);
+        the tokenizer, the session and the statistics are shared."""
+        other = copy.copy(self)
+        other._set(settings)
+        if session is not None:
+            other.session = session
+        return other
 
     def logits(self, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Merged punctuation and casing logits [words, labels] of a word sequence."""
         flat, offsets = word_pieces(self.sp, forms)
         punct = np.empty((len(forms), len(self.punct_labels)), np.float32)
         case = np.empty((len(forms), len(self.case_labels)), np.float32)
-        windows = plan(len(forms), self.window, self.overlap, self.cut)
+        windows = plan(len(forms), self.settings.window, self.settings.overlap, self.settings.cut)
         for b in range(0, len(windows), self.batch_size):
             batch = windows[b:b + self.batch_size]
             ids, starts = pack_windows(flat, offsets, [(w.start, w.end) for w in batch], self.edge,
@@ -87,18 +116,21 @@ class TokenModel:
                 forced[(mark_bits == b) & ~(inner & self.sentence_ends[label])] = label
         return forced
 
-    def labels(self, forms: list[str], forced: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def labels(self, forms: list[str], forced: np.ndarray | None = None,
+               end: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Punctuation and casing label ids per word, with the consistency rule applied: the first word
-        and every word after a sentence end start with a capital, and the last word ends a sentence.
-        ``forced`` (from ``forced_labels``): the input's own marks, which the model does not overrule."""
+        and every word after a sentence end start with a capital, and the last word ends a sentence
+        (when ``end``: the words end the document). ``forced`` (from ``forced_labels``): the input's own
+        marks, which the model does not overrule."""
         if not forms:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         letter_first = np.array([bool(m) and m.group().isalpha() for m in map(_FIRST_ALNUM.search, forms)])
-        return self.decode(*self.logits(forms), forced=forced, letter_first=letter_first)
+        return self.decode(*self.logits(forms), forced=forced, letter_first=letter_first, end=end)
 
     def decode(self, p: np.ndarray, c: np.ndarray, bias_punct: np.ndarray | None = None,
                bias_case: np.ndarray | None = None, punct: np.ndarray | None = None,
-               forced: np.ndarray | None = None, letter_first: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+               forced: np.ndarray | None = None, letter_first: np.ndarray | None = None,
+               end: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Label ids from merged logits: the offsets (the card's by default) added, then the rules. Tuning
         tries other offsets; ``punct`` (gold marks, for an oracle) replaces the decoded marks; ``forced``
         (-1: free) fixes the marks of some words, the input's own. ``letter_first`` (default: all): the words
@@ -111,7 +143,8 @@ class TokenModel:
             punct = p.argmax(-1)
             if forced is not None:
                 punct = np.where(forced >= 0, forced, punct)
-            if self.final_mark and not self.sentence_ends[punct[-1]] and (forced is None or forced[-1] < 0):
+            free = forced is None or forced[-1] < 0
+            if end and self.settings.final_mark and free and not self.sentence_ends[punct[-1]]:
                 # A document ends a sentence; the model never saw a document end (its training windows are
                 # cut from running text, where the last word's next word is merely out of view).
                 ends = np.flatnonzero(self.sentence_ends)
@@ -123,7 +156,7 @@ class TokenModel:
         self.stats["sentence_starts"] += int(starts.sum())
         self.stats["lower_after_end"] += int(lower[1:].sum())
         self.stats["cap_not_after_end"] += int(((case == self.CAP) & ~starts).sum())
-        if self.consistency:
+        if self.settings.consistency:
             case[lower] = self.CAP
         return punct, case
 

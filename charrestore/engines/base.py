@@ -1,0 +1,93 @@
+"""The engine protocol: what every engine offers the Restorer, streaming and the tuners.
+
+An engine is built once by ``load(pack, models_dir, options)`` and then only called. Its decoding
+settings (windows, logit offsets, rules) are a frozen dataclass read from the model card; a tuner passes
+other settings in through ``configured`` and never patches attributes. The skeleton every engine shares,
+parse -> kept features -> spaces -> the engine's classes -> render, lives here once.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from ..codec import kept_features, parse, render
+from ..packs import SPACE, LanguagePack
+
+SPACES_MODES = ("auto", "keep", "restore")
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """How an engine runs (never what it outputs): ORT threads, windows per call, and which segmenter gives
+    the char engine's spaces on unspaced input (``auto``: as the card says, ``nb`` or ``none``)."""
+    threads: int = 1
+    batch_size: int = 32
+    segmenter: str = "auto"
+
+
+def keeps_spaces(given: np.ndarray, spaces: str, pack: LanguagePack) -> bool:
+    """``keep``, or ``auto`` on input that has a space: the input's spaces are the word boundaries."""
+    return spaces == "keep" or (spaces == "auto" and bool((np.asarray(given) & pack.bit(SPACE)).any()))
+
+
+class Engine(ABC):
+    """Restores documents; the output depends on the text, the spaces mode and the settings only."""
+
+    settings: object  # the engine's frozen decoding settings
+
+    def __init__(self, pack: LanguagePack):
+        self.pack = pack
+
+    @classmethod
+    @abstractmethod
+    def load(cls, pack: LanguagePack, models_dir: Path | None, options: EngineOptions) -> "Engine":
+        """The engine with the pack's models from ``models_dir`` (default: the shipped ones)."""
+
+    @abstractmethod
+    def classes(self, base: list[str], given: np.ndarray, kept: np.ndarray, keep: bool,
+                end: bool = True) -> tuple[list[str], np.ndarray]:
+        """(base graphemes, class ids) of the restoration of parsed input. ``given``: the input's classes,
+        ``kept``: the features restoration keeps, ``keep``: the input's spaces are the word boundaries,
+        ``end``: the input ends the document (its last word takes a sentence-final mark)."""
+
+    @abstractmethod
+    def _with_settings(self, settings) -> None:
+        """Recompute what derives from ``self.settings`` (called on a copy by ``configured``)."""
+
+    def configured(self, **changes) -> "Engine":
+        """A copy of this engine decoding with other settings (the models and sessions are shared)."""
+        other = copy.copy(self)
+        other.settings = replace(self.settings, **changes)
+        other._with_settings(other.settings)
+        return other
+
+    def restore(self, texts: Sequence[str], spaces: str = "auto") -> list[str]:
+        """Restored documents, one per input document."""
+        return [self.restore_one(text, spaces) for text in texts]
+
+    def restore_one(self, text: str, spaces: str = "auto") -> str:
+        base, given = parse(text, self.pack, apply_map=False)
+        if not base:
+            return ""
+        kept = kept_features(text, given, self.pack)
+        base, classes = self.classes(base, given, kept, keeps_spaces(given, spaces, self.pack))
+        return render(base, classes, self.pack)
+
+    def restore_words(self, words: Sequence[str], end: bool = True) -> list[str]:
+        """Each word restored (its case and the marks after it) with the others as context: what a stream
+        decodes for its last window of words. ``end=False``: more words follow, so no final mark is forced."""
+        text = " ".join(words)
+        base, given = parse(text, self.pack, apply_map=False)
+        if not base:
+            return ["" for _ in words]
+        base, classes = self.classes(base, given, kept_features(text, given, self.pack), True, end)
+        out = render(base, classes, self.pack).split(" ")
+        if len(out) != len(words):
+            raise ValueError("words must be non-empty and hold no space")
+        return out
