@@ -160,6 +160,7 @@ def run_bench(args) -> int:
     import time
 
     from .bench import TABLE5, measure
+    from .evaluation import Signature
     from .packs import load_pack
     from .paths import models_dir
     from .restorer import Restorer
@@ -185,8 +186,8 @@ def run_bench(args) -> int:
         rows.append({"engine": engine, "load_s": round(load_s, 3), **{k: round(v, 2) for k, v in
                      measure(restorer, docs, args.runs).items()},
                      "model_mb": round((models_dir() / args.lang / card["file"]).stat().st_size / 1e6, 2)})
-    signature = (f"charrestore.bench|lang:{args.lang}|threads:{args.threads}|runs:{args.runs}|text:{source}|"
-                 f"chars:{sum(map(len, docs))}|v:0.1.0")
+    signature = str(Signature.of("bench", lang=args.lang, threads=args.threads, runs=args.runs, text=source,
+                                 chars=sum(map(len, docs)), engines="+".join(engines)))
     if args.json:
         print(json.dumps({"signature": signature, "rows": rows}))
         return 0
@@ -253,7 +254,7 @@ def run_eval(args) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             raise CLIError("--plot needs matplotlib: pip install 'charrestore[plot]'") from None
-    from .metrics import evaluate, plot_confusion
+    from .evaluation import evaluate, plot_confusion
     from .packs import load_pack
 
     pack = load_pack(args.lang)
@@ -331,13 +332,26 @@ def run_training(args) -> int:
 
 # --- parser ------------------------------------------------------------------------------
 
+class _Version(argparse.Action):
+    """``--version`` prints ``charrestore.__version__``, read from the installed metadata only when asked."""
+
+    def __init__(self, option_strings, dest, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        print(f"charrestore {__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="charrestore",
         description="Restore spaces, punctuation and capitalization to unformatted text.",
         epilog='example: charrestore fix "willaichangeourfuture"',
     )
-    parser.add_argument("--version", action="version", version="charrestore 0.1.0")
+    parser.add_argument("--version", action=_Version, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_packs):
         add(sub)

@@ -45,7 +45,7 @@ from charrestore import Restorer, load_pack  # noqa: E402
 from charrestore.bench import TABLE5, median_time  # noqa: E402
 from charrestore.cards import write_card  # noqa: E402
 from charrestore.labels import labelled_words, punct_label  # noqa: E402
-from charrestore.metrics import evaluate_token  # noqa: E402
+from charrestore.evaluation import evaluate_token  # noqa: E402
 from charrestore.paths import models_dir  # noqa: E402
 from dev_sets import load_dev, sentences  # noqa: E402
 from eval_char import spaced_input  # noqa: E402

@@ -1,8 +1,10 @@
-"""The installed package: a light import, the packs command and the help."""
+"""The installed package: a light import, the packs command, the help and the one version."""
 
 import subprocess
 import sys
 import time
+from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 
@@ -14,13 +16,43 @@ def run(*args, timeout=60):
 def test_import_pulls_in_no_training_stack():
     code = ("import sys, charrestore\n"
             "from charrestore import load_pack, parse, render, base_text\n"
-            "import charrestore.cli, charrestore.metrics, charrestore.codec, charrestore.packs\n"
+            "import charrestore.cli, charrestore.evaluation, charrestore.codec, charrestore.packs\n"
             "charrestore.cli.build_parser()\n"
             "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('tensorflow', 'keras', 'tf2onnx', 'onnx'))\n"
             "print(heavy)\n")
     res = run("-c", code)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "[]"
+
+
+def test_version_is_the_installed_metadata():
+    res = run("-m", "charrestore", "--version")
+    assert res.returncode == 0 and res.stdout == f"charrestore {version('charrestore')}\n"
+    import charrestore
+
+    assert charrestore.__version__ == version("charrestore")
+
+
+def test_help_does_not_read_the_metadata():
+    code = ("import sys, charrestore.cli\n"
+            "charrestore.cli.build_parser()\n"
+            "print('importlib.metadata' in sys.modules)\n")
+    res = run("-c", code)
+    assert res.returncode == 0 and res.stdout.strip() == "False", res.stderr
+
+
+def test_an_uninstalled_checkout_reads_pyproject(monkeypatch):
+    import importlib.metadata
+    import tomllib
+
+    import charrestore
+
+    def missing(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", missing)
+    with open(Path(charrestore.__file__).resolve().parent.parent / "pyproject.toml", "rb") as f:
+        assert charrestore._version() == tomllib.load(f)["project"]["version"]
 
 
 def test_packs_lists_en_ja_gu():

@@ -1,11 +1,13 @@
-"""Metrics: hand-computed numbers for every score, mismatches, and the eval CLI."""
+"""Evaluation: hand-computed numbers for every score, mismatches, signatures, the eval CLI and the version."""
 
+import ast
 import dataclasses
 import difflib
 import json
 import os
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
@@ -15,8 +17,9 @@ from hypothesis import strategies as st
 
 from charrestore.cli import main
 from charrestore.codec import parse
+from charrestore.evaluation import (PRF, Signature, align, evaluate, evaluate_char, evaluate_token, levenshtein,
+                                    signature)
 from charrestore.labels import casing_class, labelled_words, punct_label
-from charrestore.metrics import PRF, align, evaluate, evaluate_char, evaluate_token, levenshtein, signature
 from charrestore.packs import load_pack
 
 EN, JA, GU = load_pack("en"), load_pack("ja"), load_pack("gu")
@@ -257,7 +260,7 @@ def test_token_level_iwslt_example():
 def test_signature():
     s = signature(EN, "char", spaces="keep")
     assert s.startswith("charrestore.eval|lang:en|feats:CAPS.,?SPACE|pack:")
-    assert s.endswith("|map:yes|level:char|spaces:keep|v:0.1.0")
+    assert s.endswith(f"|map:yes|level:char|spaces:keep|v:{version('charrestore')}")
     assert "spaces" not in signature(EN, "token") and "level:token" in signature(EN, "token")
     assert "map:no" in signature(EN, "char", apply_map=False)
     changed = dataclasses.replace(EN, map={**EN.map, "!": ","})
@@ -266,6 +269,44 @@ def test_signature():
     assert "feats:\u3001\u3002\uff1f" in signature(JA, "char")
     r = evaluate(["a"], ["a"], EN, "token", spaces="auto")
     assert r.signature in r.format_table() and r.to_dict()["signature"] == r.signature
+
+
+def test_bench_signature_is_built_like_eval(capsys):
+    assert main(["bench", "--lang", "en", "--engines", "char", "--runs", "1", "--json", "hello", "world"]) == 0
+    s = json.loads(capsys.readouterr().out)["signature"]
+    v = version("charrestore")
+    assert s == f"charrestore.bench|lang:en|threads:1|runs:1|text:1 docs|chars:11|engines:char|v:{v}"
+
+
+def test_signature_skips_unset_settings():
+    s = Signature.of("bench", lang="en", spaces=None, runs=0)
+    assert str(s) == f"charrestore.bench|lang:en|runs:0|v:{version('charrestore')}"
+    assert str(Signature("eval", (("level", "char"),), version="9.9")) == "charrestore.eval|level:char|v:9.9"
+
+
+# --- the runtime does not depend on evaluation ----------------------------------------------
+
+def test_restorer_does_not_import_evaluation():
+    code = ("from charrestore import Restorer; import sys\n"
+            "for engine in ('pipeline', 'char'): Restorer(lang='en', engine=engine)('hello world')\n"
+            "print(sorted(m for m in sys.modules if m.startswith('charrestore.evaluation')))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"
+
+
+def test_engines_import_nothing_from_evaluation():
+    engines = sorted((ROOT / "charrestore" / "engines").rglob("*.py"))
+    assert engines
+    for path in engines:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or "", *(a.name for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            assert not any("evaluation" in n.split(".") or "metrics" in n.split(".") for n in names), path
 
 
 # --- properties ---------------------------------------------------------------------------
