@@ -64,6 +64,11 @@ def add_fix(sub) -> None:
     p.add_argument("--threads", type=int, default=1, help="ONNX Runtime threads (default: 1)")
     p.add_argument("--batch-size", type=int, default=32, help="windows per model call (default: 32)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.add_argument("--stream", action="store_true",
+                   help="live: read stdin as it arrives (e.g. an ASR piped in) and print each word once it is final; "
+                        "with --json, one {final, provisional} object per update")
+    p.add_argument("--lookahead", type=int, default=None, metavar="K",
+                   help="--stream: words of right context before a word is final (default: measured on dev)")
     p.set_defaults(run=run_fix)
 
 
@@ -94,12 +99,28 @@ def run_fix(args) -> int:
 
     restorer = Restorer(RestorerConfig(lang=args.lang, engine=args.engine, spaces=args.spaces, segmenter=args.segmenter,
                                        threads=args.threads, batch_size=args.batch_size))
+    if args.stream:
+        return _stream(args, restorer)
     for _, text in _lines(args):
         cr = text.endswith("\r")
         out = restorer(text[:-1] if cr else text) + ("\r" if cr else "")
         if args.json:
             out = json.dumps({"text": out, "lang": args.lang, "engine": restorer.config.engine, "spaces": args.spaces})
         _emit(out)
+    return 0
+
+
+def _stream(args, restorer) -> int:
+    from .streaming import run
+
+    if args.text:
+        raise CLIError("--stream reads stdin; give no TEXT")
+
+    def write(text: str) -> None:
+        sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+        sys.stdout.buffer.flush()
+
+    run(restorer.stream(args.lookahead), sys.stdin.fileno(), write, args.json)
     return 0
 
 

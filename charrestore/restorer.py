@@ -56,6 +56,14 @@ class Restorer:
 
     restore = __call__
 
+    def stream(self, lookahead: int | None = None, context: int | None = None):
+        """A live stream (``push(text)``, ``end()``): each word becomes final once ``lookahead`` more words
+        have arrived (default: the value measured on dev, ``streaming.DEFAULT_LOOKAHEAD``)."""
+        from .streaming import DEFAULT_CONTEXT, DEFAULT_LOOKAHEAD, Stream
+
+        return Stream(self.engine, DEFAULT_LOOKAHEAD if lookahead is None else lookahead,
+                      DEFAULT_CONTEXT if context is None else context)
+
     def restore_many(self, texts: Sequence[str]) -> list[str]:
         """Several documents, each restored on its own (the same output as one call each)."""
         return self.engine.restore(texts, self.config.spaces)

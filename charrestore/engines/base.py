@@ -81,13 +81,26 @@ class Engine(ABC):
 
     def restore_words(self, words: Sequence[str], end: bool = True) -> list[str]:
         """Each word restored (its case and the marks after it) with the others as context: what a stream
-        decodes for its last window of words. ``end=False``: more words follow, so no final mark is forced."""
-        text = " ".join(words)
+        decodes for its last window of words. ``end=False``: more words follow, so no final mark is forced.
+        A word is any text without white space (joined by one space, which a pack without a SPACE feature
+        reads as a character); one with nothing the model reads (a lone "--") comes back as it is."""
+        parsed = [parse(w, self.pack, apply_map=False) for w in words]
+        real = [i for i, (b, _) in enumerate(parsed) if b]
+        out = list(words)
+        if not real:
+            return out
+        text = " ".join(words[i] for i in real)
         base, given = parse(text, self.pack, apply_map=False)
-        if not base:
-            return ["" for _ in words]
+        lengths = [len(parsed[i][0]) for i in real]
+        gap = 0 if self.pack.has_space else 1  # without a SPACE feature the space is a grapheme of its own
+        if sum(lengths) + gap * (len(real) - 1) != len(base):  # a word fusing with the one before: decode alone
+            for i in real:
+                out[i] = self.restore_one(words[i], "keep")
+            return out
         base, classes = self.classes(base, given, kept_features(text, given, self.pack), True, end)
-        out = render(base, classes, self.pack).split(" ")
-        if len(out) != len(words):
-            raise ValueError("words must be non-empty and hold no space")
+        classes = classes & ~self.pack.bit(SPACE)
+        start = 0
+        for i, n in zip(real, lengths):
+            out[i] = render(base[start:start + n], classes[start:start + n], self.pack)
+            start += n + gap
         return out
