@@ -351,6 +351,40 @@ def run_training(args) -> int:
     return 0
 
 
+# --- tune --------------------------------------------------------------------------------
+
+def add_tune(sub) -> None:
+    p = sub.add_parser(
+        "tune", help="tune a model's decoding on dev data and write it into its card",
+        description="Tune the decoding settings of a model (windows, logit offsets, segmenter parameters) on dev "
+                    "files, print them and, with --write-card, write them into its model card. KIND picks the model; "
+                    "'charrestore tune KIND --help' lists its options.",
+        epilog="examples:\n"
+               "  charrestore tune char --lang en --dev ted_dev.tsv --models-dir /tmp/models --write-card\n"
+               "  charrestore tune token --lang en --dev ted_dev.tsv --windows 128 --overlaps 32 --cuts 16\n"
+               "  charrestore tune nb --lang en --dev ted_dev.tsv --hashtags stan_large_dev.tsv",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("kind", choices=("char", "token", "nb"), metavar="KIND", help="char, token, nb")
+    p.add_argument("options", nargs=argparse.REMAINDER, help="options of that KIND")
+    p.set_defaults(run=run_tune)
+
+
+def run_tune(args) -> int:
+    """Hand over to ``charrestore.tuning.<kind>``: the common arguments, its own, and its ``run``."""
+    import importlib
+    import shlex
+
+    from .tuning import add_common
+
+    module = importlib.import_module(f"charrestore.tuning.{args.kind}")
+    parser = argparse.ArgumentParser(prog=f"charrestore tune {args.kind}", description=module.__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_common(parser)
+    module.add_arguments(parser)
+    module.run(parser.parse_args(args.options), shlex.join(["charrestore", "tune", args.kind, *args.options]))
+    return 0
+
+
 # --- parser ------------------------------------------------------------------------------
 
 class _Version(argparse.Action):
@@ -374,7 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_packs):
+    for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_tune, add_packs):
         add(sub)
     return parser
 

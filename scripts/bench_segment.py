@@ -22,86 +22,13 @@ import sys
 import time
 from pathlib import Path
 
+from charrestore.tuning.dev import load_despaced, load_hashtags, sample
+from charrestore.tuning.nb import score
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT.parent / "shared" / "corpora"
 STAN_DEV = CORPORA / "hashtags" / "stan_large_dev.tsv"
 TED_DEV = CORPORA / "en" / "ted_dev.tsv"
-
-
-def load_stan(path: Path = STAN_DEV) -> list[tuple[str, list[str]]]:
-    """(hashtag, gold segmentations)."""
-    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line]
-    return [(r[0], r[1:]) for r in rows]
-
-
-def load_despaced(pack, path: Path = TED_DEV, holdout: int = 0) -> list[tuple[str, list[list[str]]]]:
-    """(de-spaced paragraph, [its words]): words as the runtime sees them (pack mapping, no marks, lower case).
-    With ``holdout``, only paragraphs of documents whose numeric id is a multiple of it."""
-    from charrestore.training.corpus import clean
-    from charrestore.training.train_nb import corpus_words
-    from charrestore.segmenter import START
-
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        cols = line.split("\t")
-        if holdout and not (cols[0].isdigit() and int(cols[0]) % holdout == 0):
-            continue
-        text = clean(cols[-1], pack)
-        words = [w for w in corpus_words(text, pack) if w != START] if text else []
-        if words:
-            out.append(("".join(words), [words]))
-    return out
-
-
-def sample(items: list, max_chars: int) -> list:
-    """Every k-th item, so that the sample spans the whole file, up to ``max_chars``."""
-    total = sum(len(x[0]) for x in items)
-    step = max(1, round(total / max_chars))
-    picked, size = [], 0
-    for item in items[::step]:
-        if size >= max_chars:
-            break
-        picked.append(item)
-        size += len(item[0])
-    return picked
-
-
-def boundaries(words) -> tuple[str, frozenset[int]]:
-    """(letters and digits in lower case, offsets of the boundaries between words within them)."""
-    chars, cuts, pos = [], set(), 0
-    for w in words:
-        kept = "".join(c for c in w.lower() if c.isalnum())
-        if kept:
-            if pos:
-                cuts.add(pos)
-            chars.append(kept)
-            pos += len(kept)
-    return "".join(chars), frozenset(cuts)
-
-
-def prf(tp: int, fp: int, fn: int) -> dict:
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    return {"P": p, "R": r, "F": 2 * p * r / (p + r) if p + r else 0.0}
-
-
-def score(items, outputs) -> dict:
-    """Exact match (any gold) and space P/R/F (against the gold closest to the output)."""
-    exact = tp = fp = fn = 0
-    for (_, golds), out in zip(items, outputs):
-        hyp_chars, hyp = boundaries(out)
-        best = None
-        for gold in golds:
-            gold_chars, ref = boundaries(gold.split() if isinstance(gold, str) else gold)
-            hit = (gold_chars == hyp_chars and ref == hyp, len(ref & hyp), -len(ref ^ hyp))
-            if best is None or hit > best[0]:
-                best = (hit, ref)
-        (match, _, _), ref = best
-        exact += match
-        tp += len(ref & hyp)
-        fp += len(hyp - ref)
-        fn += len(ref - hyp)
-    return {"exact": exact / len(items), **prf(tp, fp, fn), "n": len(items)}
 
 
 def systems(lang: str = "en") -> dict:
@@ -179,8 +106,8 @@ def main(argv=None) -> int:
 
     pack = load_pack("en")
     card, _ = load_card("en", "nb")
-    stan = load_stan()
-    ted = load_despaced(pack)
+    stan = load_hashtags(STAN_DEV)
+    ted = load_despaced(pack, TED_DEV)
     ted_sample = sample(ted, args.ted_sample)
     para = "".join(x[0] for x in ted)[:5000]
     rows = {}

@@ -3,7 +3,7 @@
 1. count variants into runs/nb/<lang>-<variant>/<lang> (never shipped): our corpora alone, and with the
    Google counts of the wordsegment wheel mixed in at two weights, pruned to the size budget, plus one
    unpruned variant to measure what pruning costs;
-2. scripts/tune_nb.py on dev data only: boundary evidence, L × λ per variant; the best pruned variant wins;
+2. ``charrestore tune nb`` on dev data only: boundary evidence, L × λ per variant; the best pruned variant wins;
 3. rebuild that variant into models/<lang> with the tuned parameters and the tuning report in its card.
 
     python scripts/build_nb.py [--lang en gu]
@@ -35,7 +35,7 @@ RECIPES = {
         "variants": {"google0.1": ["--merge-wordsegment", "0.1"], "ours-pruned": PRUNE, "google0.1-pruned": ["--merge-wordsegment", "0.1", *PRUNE],
                      "google0.3-pruned": ["--merge-wordsegment", "0.3", *PRUNE]},
         "ship": ["ours-pruned", "google0.1-pruned", "google0.3-pruned"],
-        "tune": [],
+        "tune": ["--dev", str(C / "en" / "ted_dev.tsv"), "--hashtags", str(C / "hashtags" / "stan_large_dev.tsv")],
     },
     "gu": {
         "base": ["--lang", "gu", "--corpus", *map(str, GU_CORPUS), "--holdout", "50", "--license", *GU_LICENSES,
@@ -60,7 +60,7 @@ def build(lang: str) -> None:
         run(["charrestore", "train", "nb", *recipe["base"], *extra, "--cache", str(runs / "cache"),
              "--out", str(runs / f"{lang}-{name}" / lang)])
     report = runs / f"tune-{lang}.json"
-    run([sys.executable, "scripts/tune_nb.py", "--lang", lang, *recipe["tune"], "--json", str(report),
+    run(["charrestore", "tune", "nb", "--lang", lang, *recipe["tune"], "--json", str(report),
          *[f"--variant={name}={runs / f'{lang}-{name}'}" for name in recipe["variants"]], "--ship", *recipe["ship"]])
     tuned = json.loads((ROOT / report).read_text(encoding="utf-8"))
     name = tuned["chosen_variant"]
@@ -68,7 +68,7 @@ def build(lang: str) -> None:
     params = ["--L", str(choice["L"]), "--smoothing", str(choice["smoothing"]), "--camel", str(choice["camel"]),
               "--digits", str(choice["digits"]), "--caps", str(choice["caps"])]
     run(["charrestore", "train", "nb", *recipe["base"], *recipe["variants"][name], *params,
-         "--note", f"variant {name!r} chosen by scripts/tune_nb.py among {recipe['ship']} (size budget); "
+         "--note", f"variant {name!r} chosen by charrestore tune nb among {recipe['ship']} (size budget); "
                    "all variants are compared in 'tuning'",
          "--tuning", str(report), "--cache", str(runs / "cache"), "--out", f"models/{lang}"])
 

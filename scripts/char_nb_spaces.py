@@ -16,14 +16,14 @@ import json
 
 import numpy as np
 
-from charrestore.cards import load_card
 from charrestore.codec import parse
+from charrestore.engines.base import EngineOptions
 from charrestore.engines.char_e2e import CharEngine
 from charrestore.engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, input_ids
 from charrestore.packs import load_pack
 from charrestore.segmenter import Segmenter
-from dev_sets import load_dev, unspaced_docs
-from tune_char import feature_scores
+from charrestore.tuning.char import feature_scores
+from charrestore.tuning.dev import load_dev, unspaced_docs
 
 
 def logits(engine: CharEngine, gids: np.ndarray, states: np.ndarray) -> np.ndarray:
@@ -40,8 +40,7 @@ def main():
     args = p.parse_args()
 
     pack = load_pack(args.lang)
-    card, onnx = load_card(args.lang, "char")
-    engine = CharEngine(pack, card, onnx, threads=args.threads, batch_size=64)
+    engine = CharEngine.load(pack, None, EngineOptions(args.threads, 64, "none"))
     segmenter = Segmenter.load(args.lang)
     space_bit = pack.bit("SPACE")
     preds = {m: [] for m in ("restore", "nb-input", "nb-mask", "nb-mean")}
@@ -58,7 +57,7 @@ def main():
         preds["nb-mask"].append((free + mask).argmax(-1))
         preds["nb-mean"].append((free + given + 2 * mask).argmax(-1))
     result = {m: {k: round(v, 4) for k, v in feature_scores(pack, refs, p).items()} for m, p in preds.items()}
-    print(json.dumps({"documents": len(refs), "model_sha256": card["sha256"][:12], **result}, indent=1))
+    print(json.dumps({"documents": len(refs), "model_sha256": engine.card["sha256"][:12], **result}, indent=1))
 
 
 if __name__ == "__main__":

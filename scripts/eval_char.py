@@ -23,16 +23,9 @@ import time
 from pathlib import Path
 
 from charrestore import Restorer, load_pack
-from charrestore.cards import load_card, write_card
-from charrestore.codec import parse, render, strip_features
-from charrestore.paths import models_dir
-from dev_sets import load_dev
-
-
-def spaced_input(text: str, pack) -> str:
-    """Lower-case words without marks, spaces kept: what an ASR system outputs."""
-    base, classes = parse(text, pack)
-    return render(base, classes & pack.bit("SPACE"), pack)
+from charrestore.codec import strip_features
+from charrestore.tuning.dev import load_dev, spaced_input
+from charrestore.tuning.record import card_path, record_dev_metrics
 
 
 def score(lang: str, ref: Path, hyp: Path, spaces: str) -> dict:
@@ -91,12 +84,16 @@ def main():
     p.add_argument("--modes", nargs="+", default=["restore", "keep", "nb"], help="nb: char engine only")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--out", default="runs/eval")
+    p.add_argument("--reports", default=str(Path(__file__).resolve().parent.parent / "reports"),
+                   help="folder of the markdown report (default: reports/)")
+    p.add_argument("--models-dir", help="models root (default: the shipped models/)")
+    p.add_argument("--max-docs", type=int, help="only the first N dev documents (a quick check)")
     p.add_argument("--card", action="store_true", help="record the numbers in the model card")
     args = p.parse_args()
 
     pack = load_pack(args.lang)
     name = args.name or pack.models["char" if args.engine == "char" else "token"]
-    refs = load_dev(args.dev, pack, args.holdout)
+    refs = load_dev(args.dev, pack, args.holdout)[: args.max_docs]
     out = Path(args.out) / args.lang / args.set
     out.mkdir(parents=True, exist_ok=True)
     (out / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
@@ -109,7 +106,7 @@ def main():
         (out / f"input_{mode}.txt").write_text("\n".join(inputs) + "\n", encoding="utf-8")
         restorer = Restorer(lang=args.lang, engine=args.engine, spaces="restore" if mode == "nb" else mode,
                             segmenter="nb" if mode == "nb" or args.engine == "pipeline" else "none",
-                            threads=args.threads, batch_size=64)
+                            threads=args.threads, batch_size=64, models_dir=args.models_dir)
         t = time.perf_counter()
         hyps = [restorer(x) for x in inputs]
         seconds = time.perf_counter() - t
@@ -120,17 +117,15 @@ def main():
         results[mode]["chars_per_s"] = round(sum(map(len, inputs)) / seconds)
         print(f"{args.set} spaces={mode}: {json.dumps(results[mode])}", flush=True)
     command = "python " + " ".join(sys.argv)
-    reports = Path(__file__).resolve().parent.parent / "reports"
-    reports.mkdir(exist_ok=True)
+    reports = Path(args.reports)
+    reports.mkdir(parents=True, exist_ok=True)
     stem = args.set.replace("_", "-")  # report names never look like corpus files (those stay in ../shared)
     suffix = "" if args.engine == "char" else f"_{args.engine}"
     (reports / f"eval_char_{args.lang}_{stem}{suffix}.md").write_text(
         report(args.lang, args.set, pack, results, command, args.engine), encoding="utf-8")
     if args.card:
-        card, _ = load_card(args.lang, name)
         key = args.set if args.engine == "char" else f"{args.set} char level"
-        card.setdefault("dev_metrics", {})[key] = {**results, "command": command}
-        write_card(models_dir() / args.lang / f"{name}.json", card)
+        record_dev_metrics(card_path(args.lang, name, args.models_dir), key, {**results, "command": command})
 
 
 if __name__ == "__main__":

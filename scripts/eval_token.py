@@ -17,11 +17,9 @@
 - latency of the 42-word Table-5 paragraph (median, 1 thread) and the int8 model size.
 
 Every reported score comes from ``charrestore eval --level token`` (the command users run); ``--plot``
-draws the confusion matrices. ``--tune`` first picks window / overlap / min_words_cut on ted_dev *talks*
-(each talk's paragraphs joined into one document, so that windows and seams matter), by punctuation +
-casing overall F1; ``--bias`` then tunes offsets added to the punctuation logits there (the model's recall
-is below its precision), then offsets added to the casing logits, on casing F1 with the consistency rule.
-With ``--card`` the tuned values and the numbers go into the model card.
+draws the confusion matrices. ``--tune`` (window / overlap / min_words_cut) and ``--bias`` (punctuation, then
+casing logit offsets) first tune on ted_dev *talks*, as ``charrestore tune token`` does (``charrestore.tuning.token``).
+With ``--card`` the tuned values and the numbers go into the model card (through ``charrestore.tuning.record``).
 
     python scripts/eval_token.py --tune --bias --card
     python scripts/eval_token.py --models-dir /tmp/ckpt --no-char   # an intermediate export
@@ -34,77 +32,23 @@ import json
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
-import numpy as np
+from charrestore import Restorer, load_pack
+from charrestore.bench import TABLE5, median_time
+from charrestore.paths import models_dir
+from charrestore.tuning.dev import iwslt_reference, load_dev, load_talks, sentences, spaced_input
+from charrestore.tuning.record import card_path, record_dev_metrics, update_card
+from charrestore.tuning.token import settings_of, tune_bias, tune_windows
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from charrestore import Restorer, load_pack  # noqa: E402
-from charrestore.bench import TABLE5, median_time  # noqa: E402
-from charrestore.cards import write_card  # noqa: E402
-from charrestore.labels import labelled_words, punct_label  # noqa: E402
-from charrestore.evaluation import evaluate_token  # noqa: E402
-from charrestore.paths import models_dir  # noqa: E402
-from dev_sets import load_dev, sentences  # noqa: E402
-from eval_char import spaced_input  # noqa: E402
-
 CORPORA = ROOT.parent / "shared" / "corpora" / "en"
-MARKS = {"O": "", "COMMA": ",", "PERIOD": ".", "QUESTION": "?"}
 # Table 3 and Table 4 of Edge-Punct-Casing (CNN-BiLSTM, IWSLT2011 test): P, R, F per class.
 PAPER_PUNCT = {"COMMA": (71.5, 54.0, 61.5), "PERIOD": (76.7, 82.6, 79.5), "QUESTION": (73.8, 70.5, 72.1),
                "overall": (74.4, 67.9, 71.0)}
 PAPER_CASE = {"UPP": (98.9, 98.9, 98.9), "CAP": (85.4, 84.4, 84.9), "MIX": (80.0, 80.0, 80.0),
               "overall": (88.2, 87.3, 87.8)}
-
-
-def iwslt_reference(path: Path) -> str:
-    """The labelled token stream as one lowercase, punctuated document: clitics joined to their word,
-    "--" dropped (its mark, if any, goes to the word before when that word has none)."""
-    words: list[list[str]] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        token, label = line.split("\t")
-        if token == "--":
-            if words and label != "O" and words[-1][1] == "O":
-                words[-1][1] = label
-        elif words and (token.startswith("'") or token == "n't"):
-            words[-1] = [words[-1][0] + token, label]
-        else:
-            words.append([token, label])
-    return " ".join(w + MARKS[label] for w, label in words)
-
-
-def ted_talks(path: Path, pack) -> list[str]:
-    """ted_dev as one document per talk (its cleaned paragraphs joined), for tuning the windows."""
-    talks: dict[str, list[str]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        talk = line.split("\t")[0]
-        talks.setdefault(talk, []).extend(load_dev_line(line, pack))
-    return [" ".join(p) for p in talks.values() if p]
-
-
-def labelled_talks(model, pack) -> list[tuple[list[str], np.ndarray, np.ndarray]]:
-    """ted_dev talks as (word forms, gold punctuation ids, gold casing ids) in the label order of ``model``
-    (the words are given, so predictions align with them one to one)."""
-    labels = list(model.punct_labels)
-    punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
-    talks = [labelled_words(ref, pack, True, punct_of_class) for ref in ted_talks(CORPORA / "ted_dev.tsv", pack)]
-    return [t for t in talks if t[0]]
-
-
-def iwslt2010_reference(path: Path, pack) -> str:
-    """dev2010's cased segments, cleaned as training text, joined into one document."""
-    from charrestore.training.corpus import clean
-
-    return " ".join(t for t in (clean(line, pack) for line in path.read_text(encoding="utf-8").splitlines()) if t)
-
-
-def load_dev_line(line: str, pack) -> list[str]:
-    from charrestore.training.corpus import clean
-
-    text = clean(line.split("\t")[-1], pack)
-    return [text] if text else []
 
 
 def score(ref: Path, hyp: Path, spaces: str = "keep", plot: Path | None = None) -> dict:
@@ -131,116 +75,6 @@ def run(restorer, name: str, refs: list[str], inputs: list[str], out: Path, plot
     print(f"{out.name} {name}: punct overall F1 {res['punctuation']['overall']['f1']:.4f}, casing overall F1 "
           f"{res['casing']['overall']['f1']:.4f}, {res['words_per_s']:,} words/s", flush=True)
     return res
-
-
-class CachedSession:
-    """Memoizes ORT calls by input bytes: for one window size and overlap the batches are the same
-    whatever min_words_cut is (only the kept parts move), so each cut costs no extra model call."""
-
-    def __init__(self, session):
-        self.session, self.cache = session, {}
-
-    def run(self, names, feeds):
-        key = tuple(feeds[k].tobytes() + bytes(str(feeds[k].shape), "ascii") for k in sorted(feeds))
-        if key not in self.cache:
-            self.cache[key] = self.session.run(names, feeds)
-        return self.cache[key]
-
-
-def tune(pipeline, pack, windows, overlaps, cuts) -> tuple[dict, list[dict]]:
-    """Grid over window / overlap / cut on ted_dev talks; best by punct + casing overall F1 (in-process
-    scoring with the same function the CLI calls)."""
-    model = pipeline.engine.model
-    refs = ted_talks(CORPORA / "ted_dev.tsv", pack)
-    inputs = [spaced_input(r, pack) for r in refs]
-    session, rows = model.session, []
-    for window in windows:
-        for overlap in overlaps:
-            if overlap >= window:
-                continue
-            model.session = CachedSession(session)
-            model.window, model.overlap = window, overlap
-            for cut in cuts:
-                if cut > overlap:
-                    continue
-                model.cut = cut
-                hyps, _ = restore_all(pipeline, inputs)
-                r = evaluate_token(refs, hyps, pack, spaces="keep")
-                row = {"window": window, "overlap": overlap, "cut": cut, "punct_f1": r.punct_overall.f1,
-                       "casing_f1": r.casing_overall.f1}
-                rows.append(row)
-                print(f"tune {row}", flush=True)
-    model.session = session
-    best = max(rows, key=lambda r: r["punct_f1"] + r["casing_f1"])
-    model.window, model.overlap, model.cut = best["window"], best["overlap"], best["cut"]
-    return best, rows
-
-
-def micro_f1(preds, gold) -> float:
-    """Overall F1 over the non-O labels (id 0 is O)."""
-    tp = fp = fn = 0
-    for pred, g in zip(preds, gold):
-        tp += int(((pred == g) & (g > 0)).sum())
-        fp += int(((pred != g) & (pred > 0)).sum())
-        fn += int(((pred != g) & (g > 0)).sum())
-    return 2 * tp / max(2 * tp + fp + fn, 1)
-
-
-def ascend(score, n: int, steps, rounds: int, key: str) -> tuple[np.ndarray, list[dict]]:
-    """Coordinate ascent of per-label offsets (label 0, O, stays at 0) on ``score(offsets)``."""
-    bias = np.zeros(n, np.float32)
-    best = score(bias)
-    rows = [{"bias": bias.tolist(), key: best}]
-    for _ in range(rounds):
-        for k in range(1, n):
-            for v in steps:
-                trial = bias.copy()
-                trial[k] = v
-                f = score(trial)
-                if f > best + 1e-6:
-                    best, bias = f, trial
-        rows.append({"bias": bias.tolist(), key: best})
-        print(f"tune {key} {rows[-1]}", flush=True)
-        if rows[-1]["bias"] == rows[-2]["bias"]:
-            break
-    return bias, rows
-
-
-def tune_offsets(model, talks, steps, rounds: int = 6) -> tuple[np.ndarray, np.ndarray, list[dict], list[dict]]:
-    """Coordinate ascent of the logit offsets on ``talks`` [(punct logits, case logits, gold punct, gold case)]:
-    first the punctuation offsets on punctuation F1, then, with those, the casing offsets on casing F1 with the
-    consistency rule. Returns both offset vectors and the ascent rows (the last row holds the best F1)."""
-    def punct_f1(bias):
-        return micro_f1([model.decode(lp, lc, bias_punct=bias)[0] for lp, lc, _, _ in talks], [t[2] for t in talks])
-
-    bias, rows = ascend(punct_f1, len(model.punct_labels), steps, rounds, "punct_f1")
-
-    def casing_f1(case_bias):
-        preds = [model.decode(lp, lc, bias_punct=bias, bias_case=case_bias)[1] for lp, lc, _, _ in talks]
-        return micro_f1(preds, [t[3] for t in talks])
-
-    case_bias, case_rows = ascend(casing_f1, len(model.case_labels), steps, rounds, "casing_f1")
-    return bias, case_bias, rows, case_rows
-
-
-def tune_bias(pipeline, pack, steps, rounds: int = 6) -> tuple[dict, dict, list[dict]]:
-    """Per-label offsets added to the logits (card keys "bias" and "case_bias"), tuned on ted_dev talks by
-    ``tune_offsets``. The model's recall is below its precision; an offset trades them."""
-    model = pipeline.engine.model
-    labels = list(model.punct_labels)
-    talks = [(*model.logits(forms), punct, case) for forms, punct, case in labelled_talks(model, pack)]
-    bias, case_bias, rows, case_rows = tune_offsets(model, talks, steps, rounds)
-    model.bias_punct, model.bias_case = bias, case_bias
-    for r in rows:
-        r["bias"] = dict(zip(labels, r["bias"]))
-    for r in case_rows:
-        r["bias"] = dict(zip(model.case_labels, r["bias"]))
-    return nonzero(bias, labels), nonzero(case_bias, model.case_labels), rows + case_rows
-
-
-def nonzero(bias: np.ndarray, names: list[str]) -> dict:
-    """Offsets as the card keeps them: by label name, zeros left out."""
-    return {lab: float(v) for lab, v in zip(names, bias) if v}
 
 
 def latency(restorer, runs: int) -> float:
@@ -301,6 +135,7 @@ def main():
     p.add_argument("--out", default="runs/eval/en/token")
     p.add_argument("--report", default=str(ROOT / "reports" / "eval_token_en.md"))
     p.add_argument("--card", action="store_true", help="record the tuned windows and the numbers in the card")
+    p.add_argument("--max-docs", type=int, help="only the first N documents of each dev set (a quick check)")
     args = p.parse_args()
 
     pack = load_pack("en")
@@ -310,20 +145,25 @@ def main():
     report = Path(args.report)
     report.parent.mkdir(parents=True, exist_ok=True)
     models = Path(args.models_dir) if args.models_dir else models_dir()
-    pipeline = Restorer(lang="en", engine="pipeline", spaces="keep", threads=args.threads, batch_size=64,
-                        models_dir=args.models_dir)
-    model, card = pipeline.engine.model, pipeline.engine.card
+    engine = Restorer(lang="en", engine="pipeline", spaces="keep", threads=args.threads, batch_size=64,
+                      models_dir=args.models_dir).engine
+    card = engine.card
     onnx_path = models / "en" / card["file"]
 
-    best, grid = tune(pipeline, pack, args.windows, args.overlaps, args.cuts) if args.tune else (None, [])
-    bias, case_bias, bias_rows = tune_bias(pipeline, pack, np.arange(-1.0, 3.01, 0.25)) if args.bias else \
-        (card.get("bias", {}), card.get("case_bias", {}), [])
+    talks = load_talks([CORPORA / "ted_dev.tsv"], pack)[: args.max_docs]
+    best, grid, bias_rows = None, [], []
+    if args.tune:
+        engine, best, grid = tune_windows(engine, talks, args.windows, args.overlaps, args.cuts)
+    if args.bias:
+        engine, bias_rows = tune_bias(engine, talks)
+    bias, case_bias = dict(engine.settings.bias), dict(engine.settings.case_bias)
+    model, pipeline = engine.model, partial(engine.restore_one, spaces="keep")
 
     iwslt_ref = [iwslt_reference(CORPORA / "iwslt_dev2012_labels.tsv")]
     iwslt_in = [spaced_input(r, pack) for r in iwslt_ref]
-    dev2010_ref = [iwslt2010_reference(CORPORA / "iwslt_dev2010_ref_cased.txt", pack)]
+    dev2010_ref = [" ".join(load_dev([CORPORA / "iwslt_dev2010_ref_cased.txt"], pack))]
     dev2010_in = [spaced_input(r, pack) for r in dev2010_ref]
-    ted_ref = load_dev([CORPORA / "ted_dev.tsv"], pack)
+    ted_ref = load_dev([CORPORA / "ted_dev.tsv"], pack)[: args.max_docs]
     ted_in = [spaced_input(r, pack) for r in ted_ref]
     sent_ref = sentences(ted_ref, pack)
     sent_in = [spaced_input(r, pack) for r in sent_ref]
@@ -339,9 +179,8 @@ def main():
     results["ted_dev"]["pipeline"] = run(pipeline, "pipeline", ted_ref, ted_in, out / "ted_dev", plot)
     stats["ted_dev"] = dict(model.stats)
     results["ted_dev_sentences"]["pipeline"] = run(pipeline, "pipeline", sent_ref, sent_in, out / "ted_sentences")
-    model.consistency = False
-    results["ted_dev"]["pipeline_raw"] = run(pipeline, "pipeline_raw", ted_ref, ted_in, out / "ted_dev")
-    model.consistency = True
+    raw = partial(engine.configured(consistency=False).restore_one, spaces="keep")
+    results["ted_dev"]["pipeline_raw"] = run(raw, "pipeline_raw", ted_ref, ted_in, out / "ted_dev")
     ms = {"pipeline": latency(pipeline, args.latency_runs)}
     if not args.no_char:
         char = Restorer(lang="en", engine="char", spaces="keep", threads=args.threads, batch_size=64)
@@ -372,7 +211,8 @@ def main():
         f"Command: `{command}`", "",
         f"Token model: `{onnx_path.name}` ({size_mb:.2f} MB, {card['quantization']}), {card['parameters']:,} "
         f"parameters; {describe_training(card)}. "
-        f"Run-time windows: {model.window} words, overlap {model.overlap}, min_words_cut {model.cut}.",
+        f"Run-time windows: {model.settings.window} words, overlap {model.settings.overlap}, "
+        f"min_words_cut {model.settings.cut}.",
         "",
     ]
     if not args.no_char:
@@ -429,18 +269,15 @@ def main():
          "consistency": stats, "latency_ms": ms, "size_mb": size_mb, "command": command}, indent=1) + "\n")
     print("\n".join(lines))
     if args.card:
-        card = dict(card)
-        card["window"], card["overlap"], card["cut"] = model.window, model.overlap, model.cut
-        card["bias"], card["case_bias"] = bias, case_bias
-        card["tuning_command"] = command
+        path = card_path("en", pack.models["token"], models)
+        if args.tune or args.bias:
+            update_card(path, {**settings_of(engine), "tuning_command": command})
         heads = {"iwslt_dev2012": ("punctuation",), "iwslt_dev2010": ("punctuation", "casing"),
                  "ted_dev": ("punctuation", "casing"), "ted_dev_sentences": ("punctuation", "casing")}
-        card["dev_metrics"] = {  # keys of other scripts (eval_char's "ted_dev char level") stay
-            **{k: v for k, v in card.get("dev_metrics", {}).items() if k.endswith("char level")},
-            **{s: {e: {k: v[k]["overall"] for k in heads[s]} for e, v in r.items()} for s, r in results.items()},
-            "latency_ms_table5_1thread": round(ms["pipeline"], 3), "consistency": stats, "command": command,
-        }
-        write_card(models / "en" / f"{pack.models['token']}.json", card)
+        metrics = {**{s: {e: {k: v[k]["overall"] for k in heads[s]} for e, v in r.items()} for s, r in results.items()},
+                   "latency_ms_table5_1thread": round(ms["pipeline"], 3), "consistency": stats, "command": command}
+        for key, value in metrics.items():  # other keys (eval_char's "ted_dev char level") stay
+            record_dev_metrics(path, key, value)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ and how much more training a target F1 would take (a rough extrapolation, not a 
 Each point is a checkpoint: a training folder (``state.json`` + ``last.keras`` + ``data/``, as saved by
 ``charrestore train token`` every epoch; it is exported to a temporary folder with the same checks as
 ``charrestore export token``) or an already exported model root (``<root>/en/token.{onnx,json,spm}``).
-For each, the punctuation offsets are tuned on ted_dev talks as ``eval_token.py --bias`` does, and the
+For each, the offsets are tuned on ted_dev talks as ``charrestore tune token --only offsets`` does, and the
 punctuation overall F1 on iwslt dev2012 (ASR-style input) is computed on the labels directly (the words are
 given, so they align one to one; ``eval_token.py`` gives the same number through ``charrestore eval``),
 and cached as ``curve_point.json`` in the checkpoint folder (``--fresh`` recomputes).
@@ -26,29 +26,26 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+from charrestore import Restorer, load_pack
+from charrestore.tuning.dev import iwslt_reference, load_talks
+from charrestore.tuning.token import labelled_talks, micro_f1, tune_bias
 
-from charrestore import Restorer, load_pack  # noqa: E402
-from charrestore.labels import labelled_words, punct_label  # noqa: E402
-from eval_token import CORPORA, iwslt_reference, punct_f1, tune_bias  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+CORPORA = ROOT.parent / "shared" / "corpora" / "en"
 
 
 def iwslt_f1(models: Path, pack) -> tuple[float, float, dict]:
-    """(F1 without offsets, F1 with offsets tuned on ted_dev talks, the offsets) of an exported model."""
-    pipeline = Restorer(lang="en", engine="pipeline", spaces="keep", threads=1, batch_size=64,
-                        models_dir=str(models))
-    model = pipeline.engine.model
-    labels = list(model.punct_labels)
-    punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
-    forms, gold, _ = labelled_words(iwslt_reference(CORPORA / "iwslt_dev2012_labels.tsv"), pack, True,
-                                     punct_of_class)
-    logits = [model.logits(forms)[0]]
-    zero = np.zeros(len(labels), np.float32)
-    bias, _ = tune_bias(pipeline, pack, np.arange(-1.0, 3.01, 0.25))
-    tuned = np.array([bias.get(lab, 0.0) for lab in labels], np.float32)
-    return (punct_f1(logits, [gold], zero, model.sentence_ends),
-            punct_f1(logits, [gold], tuned, model.sentence_ends), bias)
+    """(F1 without offsets, F1 with offsets tuned on ted_dev talks, the punctuation offsets) of an exported
+    model, on iwslt dev2012."""
+    engine = Restorer(lang="en", engine="pipeline", spaces="keep", threads=1, batch_size=64,
+                      models_dir=str(models)).engine
+    model = engine.model
+    [(forms, gold, _)] = labelled_talks(model, pack, [iwslt_reference(CORPORA / "iwslt_dev2012_labels.tsv")])
+    lp, lc = model.logits(forms)
+    zero = np.zeros(len(model.punct_labels), np.float32)
+    tuned, _ = tune_bias(engine, load_talks([CORPORA / "ted_dev.tsv"], pack))
+    return (micro_f1([model.decode(lp, lc, bias_punct=zero)[0]], [gold]),
+            micro_f1([tuned.model.decode(lp, lc)[0]], [gold]), dict(tuned.settings.bias))
 
 
 def main():

@@ -1,0 +1,24 @@
+"""Tuning on dev data: the decoding values that shipped model cards carry (``charrestore tune char|token|nb``).
+
+- :mod:`.dev`: the dev-set readers (paragraphs, talks, sentences, hashtags, de-spaced text, model-style inputs);
+- :mod:`.char`: char model windows, cut, per-feature biases, NB spaces, the capital-after-mark penalty;
+- :mod:`.token`: token model windows, overlap and cut, then punctuation and casing logit offsets;
+- :mod:`.nb`: the NB segmenter's boundary evidence and L × λ, over count variants;
+- :mod:`.record`: what tuning and the eval scripts write into a card (through :func:`charrestore.cards.write_card`).
+
+Each tuner module has ``add_arguments(parser)`` and ``run(args, command)``; the CLI adds the common
+arguments below. Tuning runs the exported ONNX models only: it never imports TensorFlow.
+"""
+
+KINDS = ("char", "token", "nb")
+
+
+def add_common(p) -> None:
+    """The arguments every tuner takes."""
+    p.add_argument("--lang", required=True, help="language pack")
+    p.add_argument("--dev", nargs="+", required=True, metavar="FILE",
+                   help="dev files: TSV (last column the paragraph, first its document id) or text, one per line")
+    p.add_argument("--holdout", type=int, default=0, metavar="N",
+                   help="dev = the documents whose numeric id %% N == 0 (held-out part of a training file)")
+    p.add_argument("--models-dir", metavar="DIR", help="models root holding <lang>/*.json (default: the shipped models)")
+    p.add_argument("--write-card", action="store_true", help="write the tuned values into the model card")

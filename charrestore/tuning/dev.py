@@ -1,0 +1,132 @@
+"""Dev data as the tuners and the eval scripts read it: cleaned documents, talks, sentences, model-style inputs.
+
+Every tuner reads its dev files through here, so that a card's tuned values and the eval reports that check
+them see the same text. TSV files: the last column is the paragraph, the first its document id.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..codec import parse, render, strip_features
+from ..packs import LanguagePack
+from ..training.corpus import clean
+
+IWSLT_MARKS = {"O": "", "COMMA": ",", "PERIOD": ".", "QUESTION": "?"}
+
+
+def _rows(files, holdout: int = 0):
+    """The columns of each line; with ``holdout``, only documents whose numeric id is a multiple of it."""
+    for f in files:
+        for line in Path(f).read_text(encoding="utf-8").splitlines():
+            cols = line.split("\t")
+            if holdout and not (cols[0].isdigit() and int(cols[0]) % holdout == 0):
+                continue
+            yield cols
+
+
+def load_dev(files, pack: LanguagePack, holdout: int = 0) -> list[str]:
+    """Cleaned paragraphs (TSV: last column; TXT: each line). With ``holdout``, only documents whose
+    numeric id (first column) is a multiple of it: the held-out articles of a training file."""
+    return [text for cols in _rows(files, holdout) if (text := clean(cols[-1], pack))]
+
+
+def load_talks(files, pack: LanguagePack, holdout: int = 0) -> list[str]:
+    """One document per talk (TSV: the cleaned paragraphs of one id joined; TXT: each line), so that
+    windows and their seams matter as in long inputs."""
+    talks: dict[tuple, list[str]] = {}
+    for i, cols in enumerate(_rows(files, holdout)):
+        text = clean(cols[-1], pack)
+        talks.setdefault((cols[0],) if len(cols) > 1 else (i,), []).extend([text] if text else [])
+    return [" ".join(p) for p in talks.values() if p]
+
+
+def sentences(docs: list[str], pack: LanguagePack) -> list[str]:
+    """Each document cut after every word whose marks end a sentence (as the token metrics label it), so that
+    every sentence is restored as an input of its own: the short inputs users type."""
+    ends = sum(pack.bit(m) for m in pack.sentence_marks)
+    out = []
+    for doc in docs:
+        words: list[str] = []
+        for word in doc.split():
+            words.append(word)
+            _, classes = parse(word, pack)
+            if len(classes) and classes[-1] & ends:
+                out.append(" ".join(words))
+                words = []
+        if words:
+            out.append(" ".join(words))
+    return out
+
+
+def spaced_input(text: str, pack: LanguagePack) -> str:
+    """Lower-case words without marks, spaces kept: what an ASR system outputs."""
+    base, classes = parse(text, pack)
+    return render(base, classes & pack.bit("SPACE"), pack)
+
+
+def unspaced_docs(refs: list[str], pack: LanguagePack, engine) -> tuple[list, list]:
+    """For position-wise scoring of restored spaces: the reference classes of each document and the char
+    engine's encoding ``(base, gids, states, enforce)`` of its unmarked, de-spaced text. A document whose
+    graphemes change when its spaces go (a word that starts with a combining sign) is skipped, and so reported."""
+    ref_cls, docs = [], []
+    for ref in refs:
+        ref_base, classes = parse(ref, pack)
+        base, given = parse(strip_features(ref, pack), pack, apply_map=False)
+        if base == ref_base:
+            ref_cls.append(classes)
+            docs.append((base, *engine.encode(base, given, False)))
+    print(f"{len(refs) - len(docs)} dev documents skipped: their graphemes change when the spaces are removed",
+          flush=True)
+    return ref_cls, docs
+
+
+def iwslt_reference(path: Path) -> str:
+    """An IWSLT labelled token stream (``token<TAB>label``) as one lowercase, punctuated document: clitics
+    joined to their word, "--" dropped (its mark, if any, goes to the word before when that word has none)."""
+    words: list[list[str]] = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        token, label = line.split("\t")
+        if token == "--":
+            if words and label != "O" and words[-1][1] == "O":
+                words[-1][1] = label
+        elif words and (token.startswith("'") or token == "n't"):
+            words[-1] = [words[-1][0] + token, label]
+        else:
+            words.append([token, label])
+    return " ".join(w + IWSLT_MARKS[label] for w, label in words)
+
+
+def load_hashtags(path: Path) -> list[tuple[str, list[str]]]:
+    """(hashtag, gold segmentations) of a ``hashtag<TAB>gold[<TAB>gold…]`` file (STAN-large)."""
+    rows = [line.split("\t") for line in Path(path).read_text(encoding="utf-8").splitlines() if line]
+    return [(r[0], r[1:]) for r in rows]
+
+
+def load_despaced(pack: LanguagePack, path: Path, holdout: int = 0) -> list[tuple[str, list[list[str]]]]:
+    """(de-spaced paragraph, [its words]): words as the runtime sees them (pack mapping, no marks, lower case).
+    With ``holdout``, only paragraphs of documents whose numeric id is a multiple of it."""
+    from ..segmenter import START
+    from ..training.train_nb import corpus_words
+
+    out = []
+    for cols in _rows([path], holdout):
+        text = clean(cols[-1], pack)
+        words = [w for w in corpus_words(text, pack) if w != START] if text else []
+        if words:
+            out.append(("".join(words), [words]))
+    return out
+
+
+def sample(items: list, max_chars: int) -> list:
+    """Every k-th item, so that the sample spans the whole file, up to ``max_chars``."""
+    total = sum(len(x[0]) for x in items)
+    step = max(1, round(total / max_chars))
+    picked, size = [], 0
+    for item in items[::step]:
+        if size >= max_chars:
+            break
+        picked.append(item)
+        size += len(item[0])
+    return picked
+

@@ -1,0 +1,178 @@
+"""Tune the token model's decoding on dev talks and write it into its card (``charrestore tune token``).
+
+First window / overlap / min_words_cut on whole talks (each talk's paragraphs joined, so that windows and seams
+matter), by punctuation + casing overall F1 of the restored text, words given; then per-label offsets added to
+the punctuation logits (the model's recall is below its precision), then to the casing logits, by coordinate
+ascent on punctuation F1 and casing F1 (with the consistency rule).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from ..engines.base import EngineOptions
+from ..engines.pipeline import PipelineEngine
+from ..evaluation import evaluate_token
+from ..labels import labelled_words, punct_label
+from ..packs import load_pack
+from .dev import load_talks, spaced_input
+from .record import card_path, update_card
+
+OFFSET_STEPS = tuple(np.arange(-1.0, 3.01, 0.25))
+
+
+class CachedSession:
+    """Memoizes ORT calls by input bytes: for one window size and overlap the batches are the same
+    whatever min_words_cut is (only the kept parts move), so each cut costs no extra model call."""
+
+    def __init__(self, session):
+        self.session, self.cache = session, {}
+
+    def run(self, names, feeds):
+        key = tuple(feeds[k].tobytes() + bytes(str(feeds[k].shape), "ascii") for k in sorted(feeds))
+        if key not in self.cache:
+            self.cache[key] = self.session.run(names, feeds)
+        return self.cache[key]
+
+
+def tune_windows(engine: PipelineEngine, refs: list[str], windows, overlaps, cuts) -> tuple[PipelineEngine, dict, list]:
+    """Grid over window / overlap / cut on ``refs`` (restored from their spaced, mark-free words); the best by
+    punct + casing overall F1 (the first of equals). Returns the engine configured so, the best row, the grid."""
+    pack, model = engine.pack, engine.model
+    inputs = [spaced_input(r, pack) for r in refs]
+    rows = []
+    for window in windows:
+        for overlap in overlaps:
+            if overlap >= window:
+                continue
+            session = CachedSession(model.session)
+            for cut in cuts:
+                if cut > overlap:
+                    continue
+                settings = replace(model.settings, window=window, overlap=overlap, cut=cut)
+                trial = PipelineEngine(pack, model.configured(settings, session=session), engine.models_dir)
+                r = evaluate_token(refs, trial.restore(inputs, "keep"), pack, spaces="keep")
+                rows.append({"window": window, "overlap": overlap, "cut": cut, "punct_f1": r.punct_overall.f1,
+                             "casing_f1": r.casing_overall.f1})
+                print(f"tune {rows[-1]}", flush=True)
+    best = max(rows, key=lambda r: r["punct_f1"] + r["casing_f1"])
+    return engine.configured(window=best["window"], overlap=best["overlap"], cut=best["cut"]), best, rows
+
+
+def labelled_talks(model, pack, refs: list[str]) -> list[tuple[list[str], np.ndarray, np.ndarray]]:
+    """Documents as (word forms, gold punctuation ids, gold casing ids) in the label order of ``model``
+    (the words are given, so predictions align with them one to one)."""
+    labels = list(model.punct_labels)
+    punct_of_class = np.array([labels.index(punct_label(c, pack)) for c in range(pack.n_classes)], np.int64)
+    talks = [labelled_words(ref, pack, True, punct_of_class) for ref in refs]
+    return [t for t in talks if t[0]]
+
+
+def micro_f1(preds, gold) -> float:
+    """Overall F1 over the non-O labels (id 0 is O)."""
+    tp = fp = fn = 0
+    for pred, g in zip(preds, gold):
+        tp += int(((pred == g) & (g > 0)).sum())
+        fp += int(((pred != g) & (pred > 0)).sum())
+        fn += int(((pred != g) & (g > 0)).sum())
+    return 2 * tp / max(2 * tp + fp + fn, 1)
+
+
+def ascend(score, n: int, steps, rounds: int, key: str) -> tuple[np.ndarray, list[dict]]:
+    """Coordinate ascent of per-label offsets (label 0, O, stays at 0) on ``score(offsets)``."""
+    bias = np.zeros(n, np.float32)
+    best = score(bias)
+    rows = [{"bias": bias.tolist(), key: best}]
+    for _ in range(rounds):
+        for k in range(1, n):
+            for v in steps:
+                trial = bias.copy()
+                trial[k] = v
+                f = score(trial)
+                if f > best + 1e-6:
+                    best, bias = f, trial
+        rows.append({"bias": bias.tolist(), key: best})
+        print(f"tune {key} {rows[-1]}", flush=True)
+        if rows[-1]["bias"] == rows[-2]["bias"]:
+            break
+    return bias, rows
+
+
+def tune_offsets(model, talks, steps=OFFSET_STEPS, rounds: int = 6) -> tuple[np.ndarray, np.ndarray, list, list]:
+    """Coordinate ascent of the logit offsets on ``talks`` [(punct logits, case logits, gold punct, gold case)]:
+    first the punctuation offsets on punctuation F1, then, with those, the casing offsets on casing F1 with the
+    consistency rule. Returns both offset vectors and the ascent rows (the last row holds the best F1)."""
+    def punct_f1(bias):
+        return micro_f1([model.decode(lp, lc, bias_punct=bias)[0] for lp, lc, _, _ in talks], [t[2] for t in talks])
+
+    bias, rows = ascend(punct_f1, len(model.punct_labels), steps, rounds, "punct_f1")
+
+    def casing_f1(case_bias):
+        preds = [model.decode(lp, lc, bias_punct=bias, bias_case=case_bias)[1] for lp, lc, _, _ in talks]
+        return micro_f1(preds, [t[3] for t in talks])
+
+    case_bias, case_rows = ascend(casing_f1, len(model.case_labels), steps, rounds, "casing_f1")
+    return bias, case_bias, rows, case_rows
+
+
+def tune_bias(engine: PipelineEngine, refs: list[str], steps=OFFSET_STEPS,
+              rounds: int = 6) -> tuple[PipelineEngine, list[dict]]:
+    """The engine with punctuation and casing offsets (card keys "bias" and "case_bias") tuned on ``refs`` by
+    ``tune_offsets`` under its window settings, and the ascent rows (offsets by label name)."""
+    model = engine.model
+    labels = list(model.punct_labels)
+    talks = [(*model.logits(forms), punct, case) for forms, punct, case in labelled_talks(model, engine.pack, refs)]
+    bias, case_bias, rows, case_rows = tune_offsets(model, talks, steps, rounds)
+    for r in rows:
+        r["bias"] = dict(zip(labels, r["bias"]))
+    for r in case_rows:
+        r["bias"] = dict(zip(model.case_labels, r["bias"]))
+    return engine.configured(bias=nonzero(bias, labels), case_bias=nonzero(case_bias, model.case_labels)), \
+        rows + case_rows
+
+
+def nonzero(bias: np.ndarray, names: list[str]) -> dict:
+    """Offsets as the card keeps them: by label name, zeros left out."""
+    return {lab: float(v) for lab, v in zip(names, bias) if v}
+
+
+def settings_of(engine: PipelineEngine) -> dict:
+    """The card keys of the engine's tuned decoding settings."""
+    s = engine.settings
+    return {"window": s.window, "overlap": s.overlap, "cut": s.cut, "bias": dict(s.bias),
+            "case_bias": dict(s.case_bias)}
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--windows", type=int, nargs="+", default=[64, 96, 128])
+    p.add_argument("--overlaps", type=int, nargs="+", default=[16, 32])
+    p.add_argument("--cuts", type=int, nargs="+", default=[0, 4, 8, 12, 16])
+    p.add_argument("--only", choices=("windows", "offsets"),
+                   help="tune only the windows (the card's offsets stay) or only the offsets (under the card's windows)")
+    p.add_argument("--threads", type=int, default=1)
+
+
+def run(args, command: str) -> dict:
+    pack = load_pack(args.lang)
+    models = Path(args.models_dir) if args.models_dir else None
+    engine = PipelineEngine.load(pack, models, EngineOptions(args.threads, 64))
+    refs = load_talks(args.dev, pack, args.holdout)
+    print(f"tuning on {len(refs)} dev talks, {sum(len(r.split()) for r in refs):,} words", flush=True)
+    grid, offset_rows = [], []
+    if args.only != "offsets":
+        engine, _, grid = tune_windows(engine, refs, args.windows, args.overlaps, args.cuts)
+    if args.only != "windows":
+        engine, offset_rows = tune_bias(engine, refs)
+    tuned = {**settings_of(engine), "tuning_command": command,
+             "tuning": {"dev": [Path(d).name for d in args.dev], "holdout": args.holdout,
+                        "documents": "talks (a document's paragraphs joined), words given",
+                        "window_grid": grid, "window_objective": "punct + casing overall F1",
+                        "offset_ascent": offset_rows}}
+    if args.write_card:
+        update_card(card_path(args.lang, pack.models["token"], models), tuned)
+    print(json.dumps(settings_of(engine)))
+    return tuned

@@ -1,0 +1,128 @@
+"""``charrestore tune char|token`` end to end on the fixture models (tests/fixtures/models) and tiny dev text.
+
+The fixture models are barely trained, so the dev text is made so that one setting is clearly better: every word
+a single letter followed by a period (char: a large "." bias wins), or every word followed by a period (token: a
+positive PERIOD offset wins). The written card must then be what the engine decodes with.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from charrestore.engines.base import EngineOptions
+from charrestore.engines.char_e2e import CharEngine
+from charrestore.engines.pipeline import PipelineEngine
+from charrestore.packs import load_pack
+from charrestore.tuning.token import labelled_talks, micro_f1, tune_bias
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+EN = load_pack("en")
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+WORDS = "yes no maybe stop go wait here there now then".split()
+
+
+@pytest.fixture()
+def data_root(tmp_path):
+    """A CHARRESTORE_DATA folder: the real packs beside a copy of the fixture models (and the NB fixture)."""
+    (tmp_path / "languages").symlink_to(ROOT / "languages")
+    shutil.copytree(FIXTURES / "models", tmp_path / "models")
+    shutil.copytree(FIXTURES / "nb" / "en", tmp_path / "models" / "en", dirs_exist_ok=True)
+    return tmp_path
+
+
+def tune(data_root, *args):
+    env = {**os.environ, "CHARRESTORE_DATA": str(data_root)}
+    res = subprocess.run([sys.executable, "-m", "charrestore", "tune", *args, "--models-dir",
+                          str(data_root / "models")], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def card(data_root, name):
+    return json.loads((data_root / "models" / "en" / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def test_tune_char_writes_the_better_bias_into_the_card(data_root, tmp_path):
+    # Every word is one letter with a period after it: a "." bias large enough to put a period after every
+    # grapheme is exactly right, no bias leaves the barely trained model's few periods. (Lower case: a line
+    # without any lower-case letter is a heading, which the dev reader drops.)
+    dev = tmp_path / "dev.txt"
+    lines = [" ".join(f"{c}." for c in LETTERS[i:] + LETTERS[:i]) for i in range(8)]
+    dev.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before = card(data_root, "char")
+    tuned = tune(data_root, "char", "--lang", "en", "--dev", str(dev), "--windows", "24", "48", "--overlaps", "8",
+                 "--biases", "0", "12", "--penalties", "inf", "0", "--threads", "1", "--write-card")
+    after = card(data_root, "char")
+    assert tuned["bias"]["."] == 12.0
+    tuning = after["tuning"]
+    assert tuning["scores_after"]["."] > max(g["."] for g in tuning["window_grid"])  # the bias, not luck
+    assert tuning["scores_after"]["."] > 0.9
+    assert {g["window"] for g in tuning["window_grid"]} == {24, 48} and after["window"] in (24, 48)
+    assert after["sha256"] == before["sha256"] and after["vocab"] == before["vocab"]
+    assert after["tuning"]["command"].startswith("charrestore tune char --lang en")
+    engine = CharEngine.load(EN, data_root / "models", EngineOptions(segmenter="none"))
+    s = engine.settings
+    assert (s.window, s.overlap, s.cut, s.bias) == (after["window"], after["overlap"], after["cut"], after["bias"])
+    out = engine.restore(["abc"], "restore")[0]
+    assert out.count(".") == 3  # the engine decodes with the written bias
+
+
+def test_tune_char_without_write_card_leaves_the_card(data_root, tmp_path):
+    dev = tmp_path / "dev.txt"
+    dev.write_text("Yes. No, maybe.\nStop here? Go.\n", encoding="utf-8")
+    before = (data_root / "models" / "en" / "char.json").read_bytes()
+    tune(data_root, "char", "--lang", "en", "--dev", str(dev), "--windows", "48", "--overlaps", "16",
+         "--biases", "0", "--penalties", "inf", "--threads", "1")
+    assert (data_root / "models" / "en" / "char.json").read_bytes() == before
+
+
+def test_tune_token_writes_the_better_offsets_into_the_card(data_root, tmp_path):
+    # TSV: two talks of three paragraphs each; every word ends a sentence, so a PERIOD offset wins.
+    dev = tmp_path / "dev.tsv"
+    rows = [f"{talk}\t" + " ".join(f"{w.capitalize()}." for w in WORDS[p:] + WORDS[:p])
+            for talk in ("t1", "t2") for p in range(3)]
+    dev.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    tuned = tune(data_root, "token", "--lang", "en", "--dev", str(dev), "--windows", "8", "16",
+                 "--overlaps", "4", "--cuts", "0", "2", "--write-card")
+    after = card(data_root, "token")
+    assert tuned == {k: after[k] for k in ("window", "overlap", "cut", "bias", "case_bias")}
+    assert after["bias"].get("PERIOD", 0) > 0
+    grid = after["tuning"]["window_grid"]
+    assert {(r["window"], r["cut"]) for r in grid} == {(8, 0), (8, 2), (16, 0), (16, 2)}
+    best = max(grid, key=lambda r: r["punct_f1"] + r["casing_f1"])
+    assert (after["window"], after["overlap"], after["cut"]) == (best["window"], best["overlap"], best["cut"])
+    ascent = [r["punct_f1"] for r in after["tuning"]["offset_ascent"] if "punct_f1" in r]
+    assert ascent[-1] > ascent[0]  # the offsets helped, on data where they must
+    assert after["tuning_command"].startswith("charrestore tune token --lang en")
+    engine = PipelineEngine.load(EN, data_root / "models", EngineOptions())
+    s = engine.settings
+    assert (s.window, s.overlap, s.cut, s.bias, s.case_bias) == (
+        after["window"], after["overlap"], after["cut"], after["bias"], after["case_bias"])
+
+
+def test_tuned_offsets_raise_f1(data_root):
+    """The in-process API: tuning on all-period text lifts punctuation F1 against the untuned engine."""
+    engine = PipelineEngine.load(EN, data_root / "models", EngineOptions())
+    refs = [" ".join(f"{w.capitalize()}." for w in WORDS)] * 2
+    tuned, rows = tune_bias(engine, refs, steps=(0.0, 3.0), rounds=2)
+    talks = labelled_talks(engine.model, EN, refs)
+
+    def f1(e):
+        return micro_f1([e.model.decode(*e.model.logits(forms))[0] for forms, _, _ in talks], [t[1] for t in talks])
+
+    assert f1(tuned) > f1(engine)
+    assert max(r["punct_f1"] for r in rows if "punct_f1" in r) == pytest.approx(f1(tuned))
+
+
+def test_tuning_imports_no_training_stack():
+    code = ("import sys, charrestore.tuning.char, charrestore.tuning.token, charrestore.tuning.nb\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('tensorflow', 'keras', 'tf2onnx')))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"
