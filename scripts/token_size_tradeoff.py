@@ -49,7 +49,7 @@ def main():
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     from charrestore import runtime
-    from charrestore.training.export_char import QUANTIZED_OPS
+    from charrestore.training.export import QUANTIZED_OPS
     from charrestore.training.token_model import build_token_model
 
     rng = np.random.default_rng(0)

@@ -1,4 +1,4 @@
-"""export_char.store_conv_weights_fp16: Conv kernels stored in half the bytes, the arithmetic still fp32."""
+"""export.store_conv_weights_fp16: Conv kernels stored in half the bytes, the arithmetic still fp32."""
 
 import shutil
 
@@ -10,7 +10,7 @@ onnx = pytest.importorskip("onnx")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from charrestore import runtime  # noqa: E402
-from charrestore.training.export_char import store_conv_weights_fp16  # noqa: E402
+from charrestore.training.export import store_conv_weights_fp16  # noqa: E402
 
 
 def conv_model(path, kernel: np.ndarray) -> None:

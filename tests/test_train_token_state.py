@@ -11,8 +11,8 @@ import pytest
 keras = pytest.importorskip("keras")
 pytest.importorskip("sentencepiece")
 
-from charrestore.training.ensemble import load_trained  # noqa: E402
-from charrestore.training.train_token import WEIGHTS, WordWindowSampler, add_arguments, train  # noqa: E402
+from charrestore.training.runs import WEIGHTS, load_trained  # noqa: E402
+from charrestore.training.train_token import WordWindowSampler, add_arguments, train  # noqa: E402
 
 TEXT = Path(__file__).parent / "fixtures" / "text" / "en.txt"
 

@@ -20,6 +20,12 @@ _SOUND_TAG = re.compile(r"\((?:[A-Z][a-z]+)(?: [a-z]+){0,3}\)")
 _HAS_LOWER = re.compile(r"[a-z]")
 
 
+def parse_corpus_arg(spec: str) -> tuple[str, float]:
+    """``PATH`` or ``PATH@WEIGHT`` (sampling weight, default 1)."""
+    path, _, weight = spec.partition("@")
+    return path, float(weight or 1.0)
+
+
 def clean(paragraph: str, pack: LanguagePack) -> str:
     """Drop sound tags; for cased packs drop headings (no lower-case letter at all)."""
     text = _SOUND_TAG.sub(" ", paragraph)

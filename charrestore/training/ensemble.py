@@ -2,30 +2,14 @@
 
 Runs trained from different seeds or sizes make partly different errors, and averaging their log-softmax
 outputs (a geometric-mean ensemble) removes some of them. The runtime does not change: it still sees one
-ONNX model with the same inputs and outputs, and log-probabilities serve as its logits.
+ONNX model with the same inputs and outputs, and log-probabilities serve as its logits. ``export.load_runs``
+loads the members and checks that they read the same input ids.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-
-
-def load_trained(run: Path):
-    """The Keras model of a training folder, with its best-on-dev weights when they were kept."""
-    import keras
-
-    model = keras.saving.load_model(run / "last.keras")
-    if (run / "best.weights.h5").is_file():
-        model.load_weights(run / "best.weights.h5")
-    return model
-
-
-def require_shared(runs: list[Path], key, what: str) -> None:
-    """Members are averaged position by position, so they must read the same input ids."""
-    first = key(runs[0])
-    if any(key(r) != first for r in runs[1:]):
-        raise SystemExit(f"export: the runs of an ensemble must share one {what}")
 
 
 def combine(models: list):

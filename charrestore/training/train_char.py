@@ -2,7 +2,8 @@
 
 Every epoch (a fixed number of steps) saves ``last.keras`` (weights + optimizer) and ``state.json``
 (epoch, RNG state, cumulative CPU and wall time, history), so a later session continues exactly where
-this one stopped. ``best.weights.h5`` keeps the best model on dev loss.
+this one stopped. ``best.weights.h5`` keeps the best model on dev loss. The run folder, its compact
+states and resuming are ``runs``'s, shared with the token trainer.
 
 Windows of ``window`` graphemes are drawn at fresh random offsets for every batch. A share of them
 (``spaced``) gets a random span whose spaces are given as input, so that one model also serves text
@@ -13,24 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 from ..engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
 from ..packs import load_pack
-from . import set_threads
-from .corpus import build_vocab, encode_documents, read_documents
-
-
-def parse_corpus_arg(spec: str) -> tuple[str, float]:
-    """``PATH`` or ``PATH@WEIGHT`` (sampling weight, default 1)."""
-    path, _, weight = spec.partition("@")
-    return path, float(weight or 1.0)
+from .corpus import build_vocab, encode_documents, parse_corpus_arg, read_documents
+from .runs import add_state_arguments, fit, resume, rng_of, save_state, seed_from, set_threads, start
 
 
 def numeric_holdout(every: int):
@@ -77,32 +68,9 @@ def prepare_data(pack, corpora, dev, dev_holdout, min_count, out: Path) -> dict:
     return meta
 
 
-WEIGHTS = "weights.npz"  # the weights alone, without the optimizer: the token trainer's --state-weights-only
-
-
-def resume_from(state_dir: Path, out: Path, data_files: tuple[str, ...] = ("meta.json",)) -> None:
-    """Seed a fresh run folder from a committed compact state: the model (or its weights alone), optimizer
-    and RNG beside ``state.json``, and the data files (vocabulary, tokenizer) into ``data/``."""
-    if (out / "state.json").is_file():
-        return
-    (out / "data").mkdir(parents=True, exist_ok=True)
-    for name in ("last.keras", "best.weights.h5", WEIGHTS, "state.json"):
-        if (state_dir / name).is_file():
-            shutil.copyfile(state_dir / name, out / name)
-    for name in data_files:
-        shutil.copyfile(state_dir / name, out / "data" / name)
-
-
-def save_compact_state(out: Path, state_dir: Path,
-                       files: tuple[str, ...] = ("last.keras", "best.weights.h5", "state.json"),
-                       data_files: tuple[str, ...] = ("meta.json",)) -> None:
-    """Copy what resuming needs (no corpus arrays) into a folder that can be committed."""
-    state_dir.mkdir(parents=True, exist_ok=True)
-    for name in files:
-        if (out / name).is_file():
-            shutil.copyfile(out / name, state_dir / name)
-    for name in data_files:
-        shutil.copyfile(out / "data" / name, state_dir / name)
+DATA_FILES = ("meta.json",)  # what a compact state carries of data/
+HYPER = ("emb", "conv", "kernel", "dilations", "lstm", "lstm_layers", "dropout", "window", "batch", "lr", "spaced",
+         "steps", "min_count")  # the options that a resumed run takes from its state
 
 
 class WindowSampler:
@@ -145,45 +113,31 @@ def train(args) -> Path:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.resume_from:
-        resume_from(Path(args.resume_from), out)
+        seed_from(Path(args.resume_from), out, DATA_FILES)
     meta = prepare_data(pack, corpora, args.dev, args.dev_holdout, args.min_count, out)
 
     set_threads(args.threads)
     import keras  # only now: a bad argument above fails fast, without TensorFlow's start-up
-    import tensorflow as tf
 
     from .char_model import build_char_model
     data_dir = out / "data"
     streams = [(np.load(data_dir / f"{s['file']}_ids.npy"), np.load(data_dir / f"{s['file']}_cls.npy"))
                for s in meta["sources"]]
-    dev_x, dev_y = dev_windows(np.load(data_dir / "dev_ids.npy"), np.load(data_dir / "dev_cls.npy"),
-                               args.window, args.dev_windows)
 
-    state_path, last_path = out / "state.json", out / "last.keras"
-    hyper = {k: getattr(args, k) for k in ("emb", "conv", "kernel", "dilations", "lstm", "lstm_layers", "dropout",
-                                           "window", "batch", "lr", "spaced", "steps", "min_count")}
-    if state_path.is_file() and last_path.is_file():
-        state = json.loads(state_path.read_text())
-        model = keras.saving.load_model(last_path)
-        hyper = state["hyper"]
-        print(f"resuming at epoch {state['epoch']} (cumulative CPU {state['cpu_seconds'] / 3600:.2f} h)", flush=True)
-        if args.set_lr:
-            model.optimizer.learning_rate.assign(args.set_lr)
-    else:
-        state = {"epoch": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0, "history": [], "hyper": hyper,
-                 "rng": None, "commands": []}
+    def build(hyper, lr):
         model = build_char_model(len(meta["vocab"]) * 3, pack.n_classes, emb=hyper["emb"], conv=hyper["conv"],
                                  kernel=hyper["kernel"], dilations=tuple(hyper["dilations"]), lstm=hyper["lstm"],
                                  lstm_layers=hyper["lstm_layers"], dropout=hyper["dropout"])
-        model.compile(optimizer=keras.optimizers.Adam(hyper["lr"], clipnorm=1.0),
+        model.compile(optimizer=keras.optimizers.Adam(lr, clipnorm=1.0),
                       loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
                       metrics=["sparse_categorical_accuracy"])
-    state["commands"].append(" ".join(sys.argv))
-    model.summary(print_fn=lambda s, **_: print(s, flush=True))
+        return model
 
-    rng = np.random.default_rng(args.seed)
-    if state["rng"]:
-        rng.bit_generator.state = state["rng"]
+    state, model = resume(out, build, args.set_lr) or start(build, args, HYPER)
+    hyper = state["hyper"]
+    dev_x, dev_y = dev_windows(np.load(data_dir / "dev_ids.npy"), np.load(data_dir / "dev_cls.npy"),
+                               args.window, args.dev_windows)
+    rng = rng_of(state, args.seed)
     sampler = WindowSampler(streams, [s["weight"] for s in meta["sources"]], hyper["window"], pack.bit("SPACE"),
                             hyper["spaced"], rng)
 
@@ -191,39 +145,10 @@ def train(args) -> Path:
         while True:
             yield sampler.batch(hyper["batch"])
 
-    deadline = time.time() + args.max_minutes * 60
-    cpu0, wall0 = time.process_time(), time.time()
-    base_cpu, base_wall = state["cpu_seconds"], state["wall_seconds"]
-
-    class SaveState(keras.callbacks.Callback):
-        def on_epoch_end(self, epoch, logs=None):
-            state["epoch"] = epoch + 1
-            state["cpu_seconds"] = base_cpu + time.process_time() - cpu0
-            state["wall_seconds"] = base_wall + time.time() - wall0
-            state["rng"] = rng.bit_generator.state
-            lr = float(keras.ops.convert_to_numpy(self.model.optimizer.learning_rate))
-            state["history"].append({"epoch": epoch + 1, "lr": lr, "chars": (epoch + 1) * hyper["steps"] * hyper["batch"] * hyper["window"],
-                                     **{k: float(v) for k, v in (logs or {}).items()}})
-            self.model.save(last_path)
-            best = min(h["val_loss"] for h in state["history"])
-            if logs and logs.get("val_loss") == best:
-                self.model.save_weights(out / "best.weights.h5")
-            state_path.write_text(json.dumps(state, default=str))
-            print(f"epoch {epoch + 1}: {logs} cpu {state['cpu_seconds'] / 3600:.2f} h", flush=True)
-            if time.time() > deadline:
-                self.model.stop_training = True
-
-    callbacks = [
-        SaveState(),
-        keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5, patience=2, min_lr=1e-5, verbose=1),
-        keras.callbacks.EarlyStopping(monitor="val_loss", patience=6),
-    ]
-    tf.random.set_seed(args.seed + state["epoch"])
-    model.fit(batches(), steps_per_epoch=hyper["steps"], epochs=state["epoch"] + args.epochs,
-              initial_epoch=state["epoch"], validation_data=(dev_x, dev_y), validation_batch_size=256,
-              callbacks=callbacks, verbose=2)
+    fit(model, batches(), (dev_x, dev_y), state, out, rng, args, seen="chars", lr_factor=0.5, patience=6,
+        validation_batch_size=256)
     if args.save_state:
-        save_compact_state(out, Path(args.save_state))
+        save_state(model, out, Path(args.save_state), DATA_FILES, args.state_weights_only, dev_x[:32])
     return out
 
 
@@ -252,15 +177,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--spaced", type=float, default=0.3, help="share of windows with a given-space span")
     p.add_argument("--dev-windows", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--resume-from", help="committed compact state folder to continue from (see --save-state)")
-    p.add_argument("--save-state", help="after training, copy the compact resumable state here (to commit)")
+    add_state_arguments(p)
 
 
 run = train  # the entry point that `charrestore train char` calls
-
-
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    add_arguments(parser)
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    run(parser.parse_args())

@@ -1,13 +1,13 @@
 """Train the token-level CNN-BiLSTM (punctuation + casing per word) in resumable stages.
 
 Data: each corpus is read with the pack's rules and cut into words with the labels that the token-level
-metrics use (``charrestore.metrics``), so training and evaluation agree on every word. A SentencePiece BPE
+metrics also use (``charrestore.labels``), so training and evaluation agree on every word. A SentencePiece BPE
 model is trained on the lowercased, mark-free words; a lexicon of mixed-case forms (iPhone, McDonald)
 is counted from the raw text. Both live beside ``meta.json`` and travel with the compact state.
 
 Every epoch saves ``last.keras`` (weights + optimizer) and ``state.json`` (epoch, RNG state, cumulative
-CPU and wall time, history), like the char trainer, so a later session continues where this one stopped.
-A member too large to commit whole keeps a weights-only state (``--state-weights-only``, a third of the size).
+CPU and wall time, history) through ``runs``, like the char trainer, so a later session continues where this
+one stopped; committed states are weights-only (``--state-weights-only``, a third of the size).
 TensorFlow is held to ``--threads`` threads (default 1) so that it can run beside another training.
 With ``--edges`` a share of the windows begins at a sentence start or ends at a sentence end, marked by an
 edge id after the tokenizer's vocabulary (the runtime marks a document's first and last window the same way);
@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import shutil
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -32,13 +31,14 @@ from ..codec import parse
 from ..engines.token_input import load_tokenizer, pack_windows, word_pieces
 from ..labels import CASING_LABELS, PUNCT_ORDER, casing_class, labelled_words, punct_label
 from ..packs import CAPS, LanguagePack, load_pack
-from . import set_threads
-from .corpus import read_documents
-from .ensemble import load_trained
-from .train_char import WEIGHTS, parse_corpus_arg, resume_from, save_compact_state
+from .corpus import parse_corpus_arg, read_documents
+from .runs import (STATE, add_state_arguments, fit, load_trained, read_state, resume, rng_of, save_state, seed_from,
+                   set_threads, start)
 
 TOKENIZER = "tokenizer.model"
 DATA_FILES = ("meta.json", TOKENIZER)  # what a compact state carries of data/
+HYPER = ("emb", "lstm", "conv_layers", "kernel", "dropout", "window", "batch", "lr", "weight_decay", "alpha", "steps",
+         "vocab", "edges")  # the options that a resumed run takes from its state
 SP_LINE_WORDS = 100
 
 
@@ -207,8 +207,8 @@ def train(args) -> Path:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.resume_from:
-        resume_from(Path(args.resume_from), out, DATA_FILES)
-    init = Path(args.init_from) if args.init_from and not (out / "state.json").is_file() else None
+        seed_from(Path(args.resume_from), out, DATA_FILES)
+    init = Path(args.init_from) if args.init_from and not (out / STATE).is_file() else None
     if init and not (out / "data").is_dir():
         shutil.copytree(init / "data", out / "data")
     corpora = [parse_corpus_arg(c) for c in args.corpus]
@@ -217,11 +217,7 @@ def train(args) -> Path:
     streams = [load_stream(data_dir, s["file"]) for s in meta["sources"]]
     dev_x, dev_y = dev_windows(load_stream(data_dir, "dev"), args.window, args.dev_windows)
 
-    state_path, last_path = out / "state.json", out / "last.keras"
-    hyper = {k: getattr(args, k) for k in ("emb", "lstm", "conv_layers", "kernel", "dropout", "window", "batch",
-                                           "lr", "weight_decay", "alpha", "steps", "vocab", "edges")}
-
-    def new_model(lr):
+    def build(hyper, lr):
         vocab = meta["vocab_size"] + (1 if hyper.get("edges") else 0)  # the edge id is the last row
         model = build_token_model(vocab, emb=hyper["emb"], lstm=hyper["lstm"],
                                   conv_layers=hyper["conv_layers"], kernel=hyper["kernel"], dropout=hyper["dropout"])
@@ -231,37 +227,20 @@ def train(args) -> Path:
                       metrics=[["sparse_categorical_accuracy"], ["sparse_categorical_accuracy"]])
         return model
 
-    weights_path = out / WEIGHTS
-    if state_path.is_file() and (last_path.is_file() or weights_path.is_file()):
-        state = json.loads(state_path.read_text())
-        hyper = state["hyper"]
-        if last_path.is_file():
-            model = keras.saving.load_model(last_path)
-        else:
-            model = new_model(state["history"][-1]["lr"])
-            with np.load(weights_path) as w:
-                model.set_weights([w[f"w{i}"] for i in range(len(w.files))])
-            print("weights-only state: Adam's moments restart at the saved learning rate", flush=True)
-        print(f"resuming at epoch {state['epoch']} (cumulative CPU {state['cpu_seconds'] / 3600:.2f} h)", flush=True)
+    if (resumed := resume(out, build)):
+        state, model = resumed
     elif init:
         # Another run's history, CPU time and commands carry over: the card counts the whole cost.
-        state = json.loads((init / "state.json").read_text())
+        state = read_state(init)
         state["hyper"].update(lr=args.lr, steps=args.steps, edges=args.edges)
         state.update(rng=None, stage_start=state["epoch"], init_from=str(init))
-        hyper = state["hyper"]
-        model = new_model(args.lr)
+        model = build(state["hyper"], args.lr)
         init_weights(load_trained(init), model)
         print(f"initialized from {init} (epoch {state['epoch']}, its best weights)", flush=True)
     else:
-        state = {"epoch": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0, "history": [], "hyper": hyper,
-                 "rng": None, "commands": []}
-        model = new_model(hyper["lr"])
-    state["commands"].append(" ".join(sys.argv))
-    model.summary(print_fn=lambda s, **_: print(s, flush=True))
-
-    rng = np.random.default_rng(args.seed)
-    if state["rng"]:
-        rng.bit_generator.state = state["rng"]
+        state, model = start(build, args, HYPER)
+    hyper = state["hyper"]
+    rng = rng_of(state, args.seed)
     ends = [meta["punct_labels"].index(lab) for lab in ("PERIOD", "QUESTION")]
     sampler = WordWindowSampler(streams, [s["weight"] for s in meta["sources"]], hyper["window"], rng,
                                 edge=meta["vocab_size"], edges=hyper.get("edges", 0.0), end_labels=ends)
@@ -273,46 +252,11 @@ def train(args) -> Path:
     # An explicit signature: the subword length varies from batch to batch (Keras would guess it from two).
     ids_spec = tf.TensorSpec([None, None], tf.int32)
     dataset = tf.data.Dataset.from_generator(batches, output_signature=((ids_spec, ids_spec), (ids_spec, ids_spec)))
-
-    deadline = time.time() + args.max_minutes * 60
-    cpu0, wall0 = time.process_time(), time.time()
-    base_cpu, base_wall = state["cpu_seconds"], state["wall_seconds"]
-    words_per_epoch = hyper["steps"] * hyper["batch"] * hyper["window"]
-
-    class SaveState(keras.callbacks.Callback):
-        def on_epoch_end(self, epoch, logs=None):
-            state["epoch"] = epoch + 1
-            state["cpu_seconds"] = base_cpu + time.process_time() - cpu0
-            state["wall_seconds"] = base_wall + time.time() - wall0
-            state["rng"] = rng.bit_generator.state
-            lr = float(keras.ops.convert_to_numpy(self.model.optimizer.learning_rate))
-            state["history"].append({"epoch": epoch + 1, "lr": lr, "words": (epoch + 1) * words_per_epoch,
-                                     **{k: float(v) for k, v in (logs or {}).items()}})
-            self.model.save(last_path)
-            best = min(h["val_loss"] for h in state["history"][state.get("stage_start", 0):])
-            if logs and logs.get("val_loss") == best:
-                self.model.save_weights(out / "best.weights.h5")
-            state_path.write_text(json.dumps(state, default=str))
-            print(f"epoch {epoch + 1}: {logs} cpu {state['cpu_seconds'] / 3600:.2f} h", flush=True)
-            if time.time() > deadline:
-                self.model.stop_training = True
-
-    callbacks = [
-        SaveState(),
-        keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.8, patience=2, min_lr=1e-5, verbose=1),
-        keras.callbacks.EarlyStopping(monitor="val_loss", patience=8),
-    ]
-    tf.random.set_seed(args.seed + state["epoch"])
-    model.fit(dataset, steps_per_epoch=hyper["steps"], epochs=state["epoch"] + args.epochs,
-              initial_epoch=state["epoch"], validation_data=(dev_x, dev_y), validation_batch_size=128,
-              callbacks=callbacks, verbose=2)
+    fit(model, dataset, (dev_x, dev_y), state, out, rng, args, seen="words", lr_factor=0.8, patience=8,
+        validation_batch_size=128)
     if args.save_state:
-        state_dir = Path(args.save_state)
-        if args.state_weights_only:
-            save_weights_only_state(model, out, state_dir)
-        else:
-            save_compact_state(out, state_dir, data_files=DATA_FILES)
-            compact_state(state_dir)
+        save_state(model, out, Path(args.save_state), DATA_FILES, args.state_weights_only,
+                   (dev_x[0][:32], dev_x[1][:32]))
     return out
 
 
@@ -324,24 +268,6 @@ def init_weights(src, dst) -> None:
             w = np.concatenate([w, np.repeat(w.mean(0, keepdims=True), v.shape[0] - w.shape[0], 0)])
         weights.append(w)
     dst.set_weights(weights)
-
-
-def save_weights_only_state(model, out: Path, state_dir: Path) -> None:
-    """A third of the full state: the last epoch's weights (fp32) without Adam's two moment tensors per
-    weight, for members too large to commit whole. Resuming restarts the moments at the saved learning rate."""
-    save_compact_state(out, state_dir, files=("state.json",), data_files=DATA_FILES)
-    np.savez_compressed(state_dir / WEIGHTS, **{f"w{i}": w for i, w in enumerate(model.get_weights())})
-
-
-def compact_state(state_dir: Path) -> None:
-    """Drop ``best.weights.h5`` from a compact state when the last epoch is the best one: ``last.keras``
-    then holds the same weights (plus the optimizer), and the state stays small enough to commit."""
-    state_dir = Path(state_dir)
-    state = json.loads((state_dir / "state.json").read_text())
-    losses = [h["val_loss"] for h in state["history"]]
-    if losses and losses[-1] == min(losses) and (state_dir / "best.weights.h5").is_file():
-        (state_dir / "best.weights.h5").unlink()
-        print(f"{state_dir}: last epoch is the best; best.weights.h5 dropped (last.keras has its weights)")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -370,17 +296,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--edges", type=float, default=0.0,
                    help="share of windows that begin or end at a sentence boundary, marked with the edge id")
     p.add_argument("--init-from", help="a training folder whose best weights start this run (same tokenizer)")
-    p.add_argument("--resume-from", help="committed compact state folder to continue from (see --save-state)")
-    p.add_argument("--save-state", help="after training, copy the compact resumable state here (to commit)")
-    p.add_argument("--state-weights-only", action="store_true",
-                   help="the saved state keeps the weights but not the optimizer's moments (a third of the size)")
+    add_state_arguments(p)
 
 
 run = train  # the entry point that `charrestore train token` calls
-
-
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    add_arguments(parser)
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    run(parser.parse_args())

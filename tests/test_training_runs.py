@@ -1,0 +1,94 @@
+"""training.runs: weights-only states (fp16 when lossless enough), resuming char and token runs from them,
+and errors as TrainingError (a ValueError that the CLI prints as one line)."""
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+keras = pytest.importorskip("keras")
+
+from charrestore.training import runs  # noqa: E402
+from charrestore.training.char_model import build_char_model  # noqa: E402
+from charrestore.training.runs import LAST, STATE, WEIGHTS, TrainingError  # noqa: E402
+from charrestore.training.train_char import add_arguments, train  # noqa: E402
+
+TEXT = Path(__file__).parent / "fixtures" / "text" / "en.txt"
+
+
+def tiny_char_args(out: Path, *extra: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args([
+        "--lang", "en", "--corpus", str(TEXT), "--dev", str(TEXT), "--out", str(out), "--min-count", "1",
+        "--window", "24", "--batch", "4", "--steps", "2", "--epochs", "1", "--emb", "4", "--conv", "8",
+        "--kernel", "3", "--dilations", "1", "--lstm", "4", "--dev-windows", "4", *extra])
+
+
+def test_char_run_resumes_from_a_weights_only_state(tmp_path):
+    state_dir = tmp_path / "state"
+    train(tiny_char_args(tmp_path / "a", "--save-state", str(state_dir), "--state-weights-only"))
+    assert sorted(p.name for p in state_dir.iterdir()) == ["meta.json", STATE, WEIGHTS]
+
+    # A weights-only state restarts Adam at the saved learning rate: at 0, the weights come back exactly.
+    state = json.loads((state_dir / STATE).read_text())
+    state["history"][-1]["lr"] = 0.0
+    (state_dir / STATE).write_text(json.dumps(state))
+    out = train(tiny_char_args(tmp_path / "b", "--resume-from", str(state_dir)))
+
+    resumed = json.loads((out / STATE).read_text())
+    assert resumed["epoch"] == 2 and resumed["history"][0] == state["history"][0]
+    assert resumed["cpu_seconds"] > state["cpu_seconds"] and len(resumed["commands"]) == 2
+    assert (out / "data" / "meta.json").read_bytes() == (state_dir / "meta.json").read_bytes()
+    saved = np.load(state_dir / WEIGHTS)
+    weights = keras.saving.load_model(out / LAST).get_weights()
+    assert len(weights) == len(saved.files)
+    for i, w in enumerate(weights):
+        np.testing.assert_array_equal(w, saved[f"w{i}"])
+
+
+def tiny_model():
+    keras.utils.set_random_seed(0)
+    return build_char_model(30, 8, emb=4, conv=8, kernel=3, dilations=(1,), lstm=4)
+
+
+def probe():
+    return np.random.default_rng(0).integers(0, 30, size=(4, 16)).astype(np.int32)
+
+
+def test_weights_are_stored_fp16_when_the_outputs_barely_move(tmp_path):
+    model = tiny_model()
+    before = model.get_weights()
+    diff = runs.save_weights(model, tmp_path / WEIGHTS, probe())
+    assert 0 < diff < runs.FP16_TOLERANCE
+    for w, b in zip(model.get_weights(), before):  # the model itself keeps its fp32 weights
+        np.testing.assert_array_equal(w, b)
+    with np.load(tmp_path / WEIGHTS) as saved:
+        assert {saved[k].dtype for k in saved.files} == {np.dtype(np.float16)}
+
+    other = tiny_model()
+    runs.load_weights(other, tmp_path / WEIGHTS)
+    assert all(w.dtype == np.float32 for w in other.get_weights())
+    np.testing.assert_allclose(other(probe()).numpy(), model(probe()).numpy(), atol=runs.FP16_TOLERANCE)
+
+
+def test_weights_stay_fp32_when_fp16_moves_the_outputs(tmp_path, monkeypatch):
+    monkeypatch.setattr(runs, "FP16_TOLERANCE", 0.0)
+    model = tiny_model()
+    runs.save_weights(model, tmp_path / WEIGHTS, probe())
+    with np.load(tmp_path / WEIGHTS) as saved:
+        for i, w in enumerate(model.get_weights()):
+            np.testing.assert_array_equal(saved[f"w{i}"], w)
+
+
+def test_weights_of_another_model_are_a_training_error(tmp_path):
+    np.savez(tmp_path / WEIGHTS, w0=np.zeros(3, np.float32))
+    with pytest.raises(TrainingError, match="1 arrays"):
+        runs.load_weights(tiny_model(), tmp_path / WEIGHTS)
+
+
+def test_resuming_from_a_folder_without_a_state_is_a_training_error(tmp_path):
+    with pytest.raises(ValueError, match="holds no training state"):
+        runs.seed_from(tmp_path / "nothing", tmp_path / "run", ("meta.json",))
