@@ -69,6 +69,9 @@ def add_fix(sub) -> None:
                         "with --json, one {final, provisional} object per update")
     p.add_argument("--lookahead", type=int, default=None, metavar="K",
                    help="--stream: words of right context before a word is final (default: measured on dev)")
+    from .formats.command import add_file_options
+
+    add_file_options(p)
     p.set_defaults(run=run_fix)
 
 
@@ -99,6 +102,10 @@ def run_fix(args) -> int:
 
     restorer = Restorer(RestorerConfig(lang=args.lang, engine=args.engine, spaces=args.spaces, segmenter=args.segmenter,
                                        threads=args.threads, batch_size=args.batch_size))
+    if args.input:
+        from .formats.command import run_file
+
+        return run_file(args, restorer)
     if args.stream:
         return _stream(args, restorer)
     for _, text in _lines(args):

@@ -1,0 +1,82 @@
+"""Files with structure: plain text, SRT, WebVTT and ASR JSON, read into words (with their cue or segment and
+their times), restored as one document, and written back with everything but the words unchanged.
+
+>>> from charrestore.formats import detect
+>>> detect("talk.srt", ""), detect("-", "WEBVTT\\n"), detect("-", '{"segments": []}')
+('srt', 'vtt', 'whisper-json')
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+FORMATS = ("auto", "text", "srt", "vtt", "whisper-json", "vosk-json")
+_SRT_START = re.compile(r"\s*(?:\d+\s*\n)?\s*\d+:\d{2}:\d{2}[,.]\d{1,3}\s*-->")
+
+__all__ = ["FORMATS", "detect", "read", "restore_file"]  # the rest (FormatError, Word, Parsed) is in .base
+
+
+def detect(name: str, text: str) -> str:
+    """The format from the file's extension, else from its content (the package imports nothing heavy, so that
+    ``charrestore --help`` stays fast)."""
+    suffix = Path(name).suffix.lower()
+    if suffix in (".srt", ".vtt", ".txt"):
+        return {".srt": "srt", ".vtt": "vtt", ".txt": "text"}[suffix]
+    body = text.removeprefix("\ufeff")
+    if body.startswith("WEBVTT"):
+        return "vtt"
+    if _SRT_START.match(body):
+        return "srt"
+    if suffix == ".json" or body.lstrip()[:1] in ("{", "["):
+        from .asr_json import kind, load
+        from .base import FormatError
+
+        try:
+            found = kind(load(text))
+        except FormatError:
+            found = None
+        return found or ("whisper-json" if suffix == ".json" else "text")
+    return "text"
+
+
+def read(text: str, fmt: str):
+    """The file's words and its writer; ``fmt`` is one of ``FORMATS`` but "auto" (see ``detect``)."""
+    if fmt in ("srt", "vtt"):
+        from .subtitles import read_srt, read_vtt
+
+        return (read_srt if fmt == "srt" else read_vtt)(text)
+    if fmt in ("whisper-json", "vosk-json"):
+        from .asr_json import read_json
+
+        return read_json(text, fmt)
+    if fmt == "text":
+        return read_text(text)
+    raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+
+
+def read_text(text: str):
+    """Plain text: every run of non-space characters is a word (one cue per line); white space is kept."""
+    from .base import Template, Word
+
+    out = Template()
+    for cue, m in enumerate(re.finditer(r"[^\n]*\n?", text)):
+        for piece in re.split(r"(\s+)", m.group()):
+            if piece and not piece.isspace():
+                out.occurrence([piece], Word(piece, cue))
+            else:
+                out.literal(piece)
+    return out
+
+
+def restore_file(text: str, fmt: str, restorer) -> str:
+    """The file restored: all its words as one document, each put back in its place. Plain text whose spaces
+    are to be restored (``spaces="restore"``, or "auto" on text without a space) is one document for the
+    restorer, its line breaks read as spaces."""
+    if fmt == "text" and (restorer.config.spaces == "restore" or (
+            restorer.config.spaces == "auto" and len(text.split()) <= 1)):
+        return restorer(" ".join(text.split())) + ("\n" if text.endswith("\n") else "")
+    from .base import restore_words
+
+    parsed = read(text, fmt)
+    return parsed.write(restore_words(restorer, [w.text for w in parsed.words]), restorer.pack)

@@ -1,0 +1,170 @@
+"""What every file format shares: words with their cue and timing, a template that writes the file back, and
+the one restoration of all the words of a file.
+
+A reader turns a file into a :class:`Parsed`: the words the model reads (in document order) and a way to
+write the file again with restored words in their places. Subtitle and text files are a :class:`Template`:
+literal pieces (timings, settings, tags, white space, non-speech cues), kept byte for byte, and word slots.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..codec import graphemes, parse
+from ..packs import LanguagePack
+
+
+class FormatError(ValueError):
+    """A malformed input file; the message names the line (the CLI prints it as one line, exit 1)."""
+
+    def __init__(self, line: int, detail: str):
+        super().__init__(f"line {line}: {detail}")
+        self.line, self.detail = line, detail
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word the model reads: its text (no white space), its cue or segment, its times in seconds if known."""
+    text: str
+    cue: int
+    start: float | None = None
+    end: float | None = None
+
+
+class Parsed(ABC):
+    """A read file: ``words`` in document order, and ``write`` to render the file with restored words."""
+
+    words: list[Word]
+
+    @abstractmethod
+    def write(self, restored: Sequence[str], pack: LanguagePack) -> str:
+        """The file with ``restored[i]`` (word i restored: same base graphemes, new case and marks) in place."""
+
+
+def split_like(restored: str, parts: Sequence[str], pack: LanguagePack) -> list[str]:
+    """``restored`` cut into as many pieces as the original word had ``parts`` (a word that tags cut into
+    fragments, as in ``hel<i>lo</i>``): each piece takes its part's base graphemes and the marks after them."""
+    if len(parts) == 1:
+        return [restored]
+    counts = [len(parse(p, pack, apply_map=False)[0]) for p in parts]
+    pieces, current, k, seen = [], [], 0, 0
+    for g in graphemes(restored):
+        is_base = bool(parse(g, pack, apply_map=False)[0])
+        if is_base and seen == counts[k] and k < len(parts) - 1:
+            pieces.append("".join(current))
+            current, k, seen = [], k + 1, 0
+            while counts[k] == 0 and k < len(parts) - 1:  # a part of marks only: it keeps nothing of its own
+                pieces.append("")
+                k += 1
+        current.append(g)
+        seen += is_base
+    pieces.append("".join(current))
+    return pieces + [""] * (len(parts) - len(pieces))
+
+
+def restore_words(restorer, words: Sequence[str]) -> list[str]:
+    """All the words of a file restored as ONE document (the engine windows long ones), one string per word.
+
+    ``Engine.restore_words`` keeps the input's words as the word boundaries and only changes case and adds
+    marks; that is checked here, since every word must go back to its own cue.
+    """
+    if not words:
+        return []
+    out = restorer.engine.restore_words(list(words), end=True)
+    pack = restorer.pack
+    if len(out) != len(words):
+        raise RuntimeError(f"the engine returned {len(out)} words for {len(words)}")
+    for word, new in zip(words, out):
+        if re.search(r"\s", new) or parse(new, pack, apply_map=False)[0] != parse(word, pack, apply_map=False)[0]:
+            raise RuntimeError(f"the engine changed the word {word!r} into {new!r}; cannot put it back in its cue")
+    return out
+
+
+class Template(Parsed):
+    """A file as literal pieces and word slots. Each slot is one fragment of a word; a word may repeat (a
+    YouTube caption line shown again in the next cue), so every occurrence points at the word it copies."""
+
+    def __init__(self) -> None:
+        self.pieces: list[str | int] = []  # literal text, or the index of a slot
+        self.slots: list[tuple[int, int]] = []  # (occurrence, fragment index)
+        self.occurrences: list[tuple[int, list[str]]] = []  # (word index, the fragments as in the file)
+        self.words: list[Word] = []
+
+    def literal(self, text: str) -> None:
+        self.pieces.append(text)
+
+    def occurrence(self, word: list[str], new: Word | None, copy_of: int | None = None) -> None:
+        """Add a word ([fragment, tag, fragment, ...]) as slots between its tags: a new word (``new``) or a
+        copy of the word ``copy_of``."""
+        if copy_of is None:
+            copy_of = len(self.words)
+            self.words.append(new)
+        n = len(self.occurrences)
+        self.occurrences.append((copy_of, word[::2]))
+        for k, piece in enumerate(word):
+            if k % 2:
+                self.literal(piece)
+            else:
+                self.pieces.append(len(self.slots))
+                self.slots.append((n, k // 2))
+
+    def texts(self, restored: Sequence[str], pack: LanguagePack) -> list[str]:
+        """Each piece's text with the restored words in the slots."""
+        split = [split_like(restored[w], fragments, pack) for w, fragments in self.occurrences]
+        return [p if isinstance(p, str) else split[self.slots[p][0]][self.slots[p][1]] for p in self.pieces]
+
+    def write(self, restored: Sequence[str], pack: LanguagePack) -> str:
+        return "".join(self.texts(restored, pack))
+
+    def add_text(self, text: str, cue: int, start: float | None = None, end: float | None = None) -> None:
+        """Cue text (see ``cue_tokens``) as literals and new words, all with the same times."""
+        for kind, value in cue_tokens(text):
+            if kind == "literal":
+                self.literal(value)
+            else:
+                self.occurrence(value, Word("".join(value[::2]), cue, start, end))
+
+
+# Cue text: tags (<i>, </c>, <00:00:01.230>, <v Bob>, {\an8}), character references, non-speech in brackets.
+_TOKEN = re.compile(r"(?P<tag><[^<>\n]*>|\{\\[^{}\n]*\}|&(?:[A-Za-z]+|#[0-9]+|#[xX][0-9A-Fa-f]+);)"
+                    r"|(?P<literal>\[[^\[\]\n]*\]|\([^()\n]*\)|\s+)|(?P<text>[^\s<{&\[(]+|.)")
+
+
+def cue_tokens(text: str) -> list[tuple[str, str | list[str]]]:
+    """Cue text as ("literal", text) and ("word", [fragment, tag, fragment, ...]) tokens. A word is a run of
+    text that only tags interrupt (``hel<i>lo``); it must hold a letter or digit, so a lone "-", "♪" or ">>"
+    stays literal, as do tags, white space and non-speech in brackets ("[Music]", "(applause)")."""
+    tokens: list[tuple[str, str | list[str]]] = []
+    word: list[str] = []  # fragments at even places, the tags between them at odd places
+    tags: list[str] = []  # tags after the word's last fragment
+
+    def flush():
+        if word and any(c.isalnum() for f in word[::2] for c in f):
+            tokens.append(("word", list(word)))
+        elif word:
+            tokens.append(("literal", "".join(word)))
+        tokens.extend(("literal", t) for t in tags)
+        word.clear()
+        tags.clear()
+
+    for m in _TOKEN.finditer(text):
+        kind, value = m.lastgroup, m.group()
+        if kind == "tag":
+            tags.append(value)
+        elif kind == "literal":
+            flush()
+            tokens.append(("literal", value))
+        elif not word:
+            tokens.extend(("literal", t) for t in tags)
+            tags.clear()
+            word.append(value)
+        elif tags:
+            word.extend(["".join(tags), value])
+            tags.clear()
+        else:
+            word[-1] += value
+    flush()
+    return tokens

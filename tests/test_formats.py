@@ -1,0 +1,201 @@
+"""Files with structure (charrestore.formats): every word goes back to its own cue or segment, restored as in
+one document, and nothing else in the file changes (timings, settings, tags, notes, other JSON fields)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from charrestore import Restorer
+from charrestore.formats import detect, read, restore_file
+from charrestore.formats.base import FormatError, cue_tokens, split_like
+
+FIXTURES = Path(__file__).parent / "fixtures" / "formats"
+GOOD = {"talk.srt": "srt", "talk.vtt": "vtt", "rolling.vtt": "vtt", "music.vtt": "vtt",
+        "whisper.json": "whisper-json", "whisperx.json": "whisper-json", "vosk.json": "vosk-json"}
+TEXT = ("will ai change our future obviously the answer is yes but what are the risks i am not technical "
+        "i'm not an engineer i don't play one on the internet so what do you think")
+
+
+@pytest.fixture(scope="module")
+def restorers():
+    return {engine: Restorer(lang="en", engine=engine) for engine in ("pipeline", "char")}
+
+
+def fixture(name: str) -> str:
+    return (FIXTURES / name).read_bytes().decode("utf-8")
+
+
+def literals(parsed) -> list:
+    """What must never change: the literal pieces of a subtitle file, or a JSON file without its words' text."""
+    if hasattr(parsed, "pieces"):
+        return [p for p in parsed.pieces if isinstance(p, str)]
+    data = json.loads(json.dumps(parsed.data))
+
+    def strip(x):
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k not in ("word", "text")}
+        return [strip(v) for v in x] if isinstance(x, list) else x
+    return [strip(data)]
+
+
+@pytest.mark.parametrize("name", sorted(GOOD))
+def test_detect(name):
+    assert detect(name, fixture(name)) == GOOD[name]
+    assert detect("-", fixture(name)) == GOOD[name]  # stdin: from the content
+
+
+@pytest.mark.parametrize("name", sorted(GOOD))
+def test_unchanged_words_give_the_same_bytes(name):
+    parsed = read(fixture(name), GOOD[name])
+    assert parsed.write([w.text for w in parsed.words], Restorer(lang="en").pack) == fixture(name)
+
+
+@pytest.mark.parametrize("name", sorted(GOOD))
+@pytest.mark.parametrize("engine", ["pipeline", "char"])
+def test_only_the_words_change(name, engine, restorers):
+    """Literals, timings and the words' cues are the same after restoration; the words are the restorer's words
+    for the whole file as one document (spaces kept)."""
+    restorer, text = restorers[engine], fixture(name)
+    before = read(text, GOOD[name])
+    out = restore_file(text, GOOD[name], restorer)
+    after = read(out, GOOD[name])
+    assert literals(after) == literals(before)
+    assert [(w.cue, w.start, w.end) for w in after.words] == [(w.cue, w.start, w.end) for w in before.words]
+    words = [w.text for w in before.words]
+    expected = Restorer(lang="en", engine=engine, spaces="keep")(" ".join(words)).split(" ") if words else []
+    assert [w.text for w in after.words] == expected
+
+
+def test_srt_keeps_tags_settings_and_non_speech(restorers):
+    out = restore_file(fixture("talk.srt"), "srt", restorers["pipeline"])
+    for kept in ("00:00:03,400 --> 00:00:06,000 X1:40 X2:600 Y1:20 Y2:50\n{\\an8}", "<i>", '<font color="#ffff00">',
+                 "\n\n3\n00:00:06,000 --> 00:00:07,500\n[Music]\n\n", "\n- I"):
+        assert kept in out
+    assert out.startswith("1\n00:00:00,500 --> 00:00:03,200\nWill AI change our future?\n")
+
+
+def test_srt_crlf_and_bom(restorers):
+    text = "\ufeff" + fixture("talk.srt").replace("\n", "\r\n")
+    out = restore_file(text, "srt", restorers["pipeline"])
+    assert out == "\ufeff" + restore_file(fixture("talk.srt"), "srt", restorers["pipeline"]).replace("\n", "\r\n")
+
+
+def test_vtt_keeps_header_notes_settings_and_inline_times(restorers):
+    out = restore_file(fixture("talk.vtt"), "vtt", restorers["pipeline"])
+    text = fixture("talk.vtt")
+    header = text[:text.index("intro")]
+    assert out.startswith(header)
+    for kept in ("00:00:00.500 --> 00:00:03.200 align:start position:10% line:85%\n<v Speaker 1>",
+                 "<00:03.900> <c.yellow>", "</c><00:04.300>", "NOTE a cue of applause only\n\n",
+                 "00:00:06.000 --> 00:00:07.500\n(applause)\n", " &amp; ", "region:fred", "<b>"):
+        assert kept in out
+
+
+def test_vtt_inline_times_are_word_times():
+    words = read(fixture("talk.vtt"), "vtt").words
+    times = {w.text: (w.start, w.end) for w in words if w.cue == 1}
+    assert times["but"] == (3.4, 3.9) and times["what"] == (3.9, 4.3) and times["risks"] == (4.3, 6.0)
+
+
+def test_rolling_vtt_restores_each_line_once(restorers):
+    parsed = read(fixture("rolling.vtt"), "vtt")
+    assert " ".join(w.text for w in parsed.words) == TEXT.split(" i am")[0] + " so what do you think"
+    out = restore_file(fixture("rolling.vtt"), "vtt", restorers["pipeline"])
+    lines = out.split("\n")
+
+    def shown(line):
+        return "".join(part.split(">")[-1] for part in line.split("<"))
+
+    assert lines[6].startswith("Will<00:00:00.800><c> AI</c>")  # the new line of the first cue, timed
+    assert shown(lines[6]) == lines[9] == lines[13] == "Will AI change our future?"  # and its two copies
+    assert shown(lines[14]) == lines[17] == lines[21]
+
+
+def test_music_only_file_is_unchanged(restorers):
+    assert restore_file(fixture("music.vtt"), "vtt", restorers["pipeline"]) == fixture("music.vtt")
+
+
+def test_whisper_words_and_texts(restorers):
+    out = json.loads(restore_file(fixture("whisper.json"), "whisper-json", restorers["pipeline"]))
+    words = [w["word"] for s in out["segments"] for w in s["words"]]
+    assert all(w.startswith(" ") for w in words)
+    for s in out["segments"]:
+        assert s["text"] == "".join(w["word"] for w in s["words"])
+    assert out["text"] == "".join(s["text"] for s in out["segments"])
+
+
+def test_whisperx_word_segments_and_a_segment_without_words(restorers):
+    out = json.loads(restore_file(fixture("whisperx.json"), "whisper-json", restorers["pipeline"]))
+    flat = [w for s in out["segments"] for w in s.get("words", [])]
+    assert [w["word"] for w in out["word_segments"]] == [w["word"] for w in flat]
+    assert "start" not in flat[3]
+    for s in out["segments"][:-1]:
+        assert s["text"] == " " + " ".join(w["word"] for w in s["words"])
+    assert out["segments"][-1]["text"].startswith(" So what")
+
+
+def test_vosk_texts(restorers):
+    out = json.loads(restore_file(fixture("vosk.json"), "vosk-json", restorers["pipeline"]))
+    for u in out[:-1]:
+        assert u["text"] == " ".join(w["word"] for w in u["result"])
+    assert out[-1] == {"text": ""}
+
+
+def test_text_keeps_line_breaks(restorers):
+    text = "will ai change our future\nobviously the answer is yes\n"
+    out = restore_file(text, "text", restorers["pipeline"])
+    assert out.count("\n") == 2 and out.endswith("\n")
+    assert out.replace("\n", " ").strip() == restorers["pipeline"](text.replace("\n", " ").strip())
+
+
+def test_cue_tokens_and_split_like(restorers):
+    assert cue_tokens("- hel<i>lo</i> [Music] ♪") == [
+        ("literal", "-"), ("literal", " "), ("word", ["hel", "<i>", "lo"]), ("literal", "</i>"),
+        ("literal", " "), ("literal", "[Music]"), ("literal", " "), ("literal", "♪")]
+    pack = restorers["pipeline"].pack
+    assert split_like("Hello,", ["hel", "lo"], pack) == ["Hel", "lo,"]
+    assert split_like("D.C.", ["d", "c"], pack) == ["D.", "C."]
+
+
+MALFORMED = [("bad_timing.srt", 6, "bad SRT cue timing"), ("no_timing.srt", 5, "expected a cue number or timing"),
+             ("backwards.vtt", 6, "ends before it starts"), ("missing_word.json", 4, "has no 'word'"),
+             ("missing_start.json", 3, "has no 'start'"), ("empty.srt", 1, "empty"),
+             ("truncated.json", 3, "invalid JSON")]
+
+
+@pytest.mark.parametrize("name,line,message", MALFORMED)
+def test_malformed_files_name_the_line(name, line, message):
+    fmt = detect(name, fixture(name))
+    with pytest.raises(FormatError) as info:
+        read(fixture(name), fmt)
+    assert info.value.line == line and message in str(info.value)
+
+
+def cli(*args, stdin=b""):
+    return subprocess.run([sys.executable, "-m", "charrestore", "fix", *args], input=stdin, capture_output=True)
+
+
+def test_cli_files_and_stdin(tmp_path, restorers):
+    out = tmp_path / "out.srt"
+    done = cli("-i", str(FIXTURES / "talk.srt"), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.read_text(encoding="utf-8") == restore_file(fixture("talk.srt"), "srt", restorers["pipeline"])
+    done = cli("-i", "-", "-o", "-", "--format", "vosk-json", stdin=(FIXTURES / "vosk.json").read_bytes())
+    assert done.returncode == 0 and done.stdout.decode() == restore_file(fixture("vosk.json"), "vosk-json",
+                                                                          restorers["pipeline"])
+
+
+@pytest.mark.parametrize("name", ["bad_timing.srt", "missing_word.json", "empty.srt"])
+def test_cli_malformed_is_one_line_exit_1(name):
+    done = cli("-i", str(FIXTURES / name), "-o", "-")
+    err = done.stderr.decode()
+    assert done.returncode == 1 and done.stdout == b""
+    assert err.count("\n") == 1 and name in err and "line " in err, err
+
+
+def test_cli_format_mismatch():
+    done = cli("-i", str(FIXTURES / "talk.srt"), "--format", "vtt")
+    assert done.returncode == 1 and "line 1" in done.stderr.decode()
