@@ -199,3 +199,59 @@ def test_cli_malformed_is_one_line_exit_1(name):
 def test_cli_format_mismatch():
     done = cli("-i", str(FIXTURES / "talk.srt"), "--format", "vtt")
     assert done.returncode == 1 and "line 1" in done.stderr.decode()
+
+
+def test_srt_without_blank_lines_between_cues(restorers):
+    text = "1\n00:00:01,000 --> 00:00:02,000\nhello there\n2\n00:00:02,500 --> 00:00:03,000\nhow are you\n"
+    parsed = read(text, "srt")
+    assert [(w.text, w.cue) for w in parsed.words] == [("hello", 0), ("there", 0), ("how", 1), ("are", 1), ("you", 1)]
+    assert parsed.write([w.text for w in parsed.words], restorers["pipeline"].pack) == text
+
+
+def check_cues(out: str, sep: str) -> list[tuple[float, float, list[str]]]:
+    """The cues of a resegmented file, each within 42 characters a line, 2 lines, 7 s."""
+    cues = []
+    for block in out.strip().split("\n\n"):
+        lines = block.split("\n")
+        at = next(i for i, line in enumerate(lines) if "-->" in line)
+        a, b = (sum(float(x) * m for x, m in zip(t.replace(sep, ".").split(":"), (3600, 60, 1)))
+                for t in lines[at].split(" --> "))
+        text = lines[at + 1:]
+        assert 1 <= len(text) <= 2 and all(len(x) <= 42 for x in text) and 0 <= b - a <= 7
+        cues.append((a, b, text))
+    assert [c[0] for c in cues] == sorted(c[0] for c in cues)
+    return cues
+
+
+def test_resegment_srt(restorers):
+    restored = restore_file(fixture("talk.srt"), "srt", restorers["pipeline"])
+    out = restore_file(fixture("talk.srt"), "srt", restorers["pipeline"], resegment=True)
+    cues = check_cues(out, ",")
+    words = [w.text for w in read(restored, "srt").words]
+    assert " ".join(" ".join(text) for _, _, text in cues if text != ["[Music]"]).split() == words
+    assert (6.0, 7.5, ["[Music]"]) in cues
+    assert cues[0][0] == 0.5 and cues[-1][1] == 13.0
+    assert all(" ".join(text)[-1] in ".?" for _, _, text in cues if text != ["[Music]"])
+
+
+def test_resegment_rolling_vtt_uses_inline_times(restorers):
+    out = restore_file(fixture("rolling.vtt"), "vtt", restorers["pipeline"], resegment=True)
+    assert out.startswith("WEBVTT\nKind: captions\nLanguage: en\n\n00:00:00.500 --> 00:00:02.000\nWill AI change")
+    assert len(check_cues(out[out.index("\n\n") + 2:], ".")) == 4
+
+
+def test_resegment_cuts_long_sentences():
+    from charrestore.formats.resegment import cues
+
+    words = [f"word{i}" + ("," if i == 9 else "") for i in range(40)] + ["end."]
+    times = [(i * 0.3, i * 0.3 + 0.25) for i in range(len(words))]
+    out = cues(words, times, (".", "?"))
+    assert [w for _, _, text in out for line in text for w in line.split()] == words
+    assert out[0][2][-1].endswith("word9,")  # the comma in the second half of the first cue
+    for a, b, text in out:
+        assert len(text) <= 2 and all(len(x) <= 42 for x in text) and b - a <= 7
+
+
+def test_resegment_needs_subtitles(restorers):
+    with pytest.raises(ValueError, match="SRT or VTT"):
+        restore_file(fixture("vosk.json"), "vosk-json", restorers["pipeline"], resegment=True)

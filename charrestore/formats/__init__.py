@@ -69,14 +69,22 @@ def read_text(text: str):
     return out
 
 
-def restore_file(text: str, fmt: str, restorer) -> str:
-    """The file restored: all its words as one document, each put back in its place. Plain text whose spaces
-    are to be restored (``spaces="restore"``, or "auto" on text without a space) is one document for the
-    restorer, its line breaks read as spaces."""
+def restore_file(text: str, fmt: str, restorer, resegment: bool = False) -> str:
+    """The file restored: all its words as one document, each put back in its place (with ``resegment``, in new
+    cues cut at sentence ends: SRT and VTT only). Plain text whose spaces are to be restored
+    (``spaces="restore"``, or "auto" on text without a space) is one document for the restorer, its line
+    breaks read as spaces."""
+    from .base import restore_words
+
+    if resegment and fmt not in ("srt", "vtt"):
+        raise ValueError(f"--resegment writes SRT or VTT cues, not {fmt}")
     if fmt == "text" and (restorer.config.spaces == "restore" or (
             restorer.config.spaces == "auto" and len(text.split()) <= 1)):
         return restorer(" ".join(text.split())) + ("\n" if text.endswith("\n") else "")
-    from .base import restore_words
-
     parsed = read(text, fmt)
-    return parsed.write(restore_words(restorer, [w.text for w in parsed.words]), restorer.pack)
+    restored = restore_words(restorer, [w.text for w in parsed.words])
+    if resegment:
+        from . import resegment as cut
+
+        return cut.write(parsed, restored, fmt, restorer.pack.sentence_marks)
+    return parsed.write(restored, restorer.pack)

@@ -15,6 +15,9 @@ def add_file_options(parser) -> None:
     parser.add_argument("-o", "--output", metavar="FILE", default="-", help="with -i: where to write ('-': stdout, default)")
     parser.add_argument("--format", choices=FORMATS, default="auto",
                         help="with -i: the file's format (default auto: from the extension, else the content)")
+    parser.add_argument("--resegment", action="store_true",
+                        help="with -i, SRT or VTT: new cues cut at sentence ends (at most 42 characters a line, "
+                             "2 lines, 7 s; word times where the file has them); without it, cue timing never changes")
 
 
 def _read(path: str) -> str:
@@ -41,7 +44,7 @@ def run_file(args, restorer) -> int:
     try:
         text = _read(args.input)
         fmt = detect(args.input, text) if args.format == "auto" else args.format
-        out = restore_file(text, fmt, restorer)
+        out = restore_file(text, fmt, restorer, args.resegment)
     except FormatError as exc:
         raise ValueError(f"{name}, line {exc.line}: {exc.detail}") from None
     data = out.encode("utf-8")

@@ -62,6 +62,15 @@ def _blocks(lines, blank) -> list[tuple[int, list[tuple[str, str]]]]:
     return out
 
 
+def _cues(number: int, block, timing: re.Pattern, kind: str) -> list[Cue]:
+    """The cues of a block: a timing line inside cue text (cues without the blank line between them) starts a
+    new cue, with the number line before it."""
+    at = 0 if "-->" in block[0][0] else 1
+    cuts = [0] + [i - (i - 1 > at and block[i - 1][0].strip().isdigit()) for i in range(at + 1, len(block))
+                  if "-->" in block[i][0]] + [len(block)]
+    return [_cue(number + a, block[a:b], timing, kind) for a, b in zip(cuts, cuts[1:])]
+
+
 def _cue(number: int, block, timing: re.Pattern, kind: str) -> Cue:
     """A cue block: an optional identifier, the timing line, the text lines."""
     at = 0 if "-->" in block[0][0] or len(block) == 1 else 1
@@ -89,7 +98,7 @@ def read_srt(text: str) -> Template:
             continue
         if "-->" not in block[0][0] and not block[0][0].strip().isdigit():
             raise FormatError(number, f"expected a cue number or timing, got {block[0][0][:60]!r}")
-        items.append(_cue(number, block, _SRT_TIMING, "SRT"))
+        items.extend(_cues(number, block, _SRT_TIMING, "SRT"))
     return _template(items)
 
 
@@ -108,12 +117,16 @@ def read_vtt(text: str) -> Template:
         if literal:
             items.extend(c + e for c, e in block)
         else:
-            items.append(_cue(number, block, _VTT_TIMING, "WebVTT"))
+            items.extend(_cues(number, block, _VTT_TIMING, "WebVTT"))
     return _template(items)
 
 
 def _keys(cue: Cue) -> list[tuple[str, ...]]:
     return [tuple("".join(v[::2]) for k, v in tokens if k == "word") for tokens, _ in cue.lines]
+
+
+def _texts(cue: Cue) -> list[str]:
+    return ["".join(v if k == "literal" else "".join(v) for k, v in tokens) for tokens, _ in cue.lines]
 
 
 def _rolling(cues: list[Cue]) -> bool:
@@ -143,6 +156,10 @@ def _word_times(tokens, start: float, end: float) -> list[tuple[float, float]]:
 def _template(items: list) -> Template:
     out = Template()
     cues = [item for item in items if isinstance(item, Cue)]
+    first = next((k for k, item in enumerate(items) if isinstance(item, Cue)), len(items))
+    out.preamble = "".join(items[:first])  # the header, notes and styles before the first cue (--resegment)
+    out.silent = [(cue.start, cue.end, _texts(cue)) for cue in cues  # cues without words, as "[Music]" (--resegment)
+                  if not any(_keys(cue)) and "".join(_texts(cue)).strip()]
     rolling = _rolling(cues)
     shown: dict[tuple[str, ...], list[int]] = {}  # the previous cue's lines: their words' indices
     index = 0
