@@ -10,14 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-
-class CLIError(Exception):
-    """A runtime error to report in one line (exit 1)."""
-
-
-def _err(message: str, code: int) -> int:
-    print(f"charrestore: error: {message}", file=sys.stderr)
-    return code
+from .cli_util import (CLIError, Parser, Version, emit as _emit, json_text, lines as _lines, run_main,
+                       threads)
 
 
 # --- packs -------------------------------------------------------------------------------
@@ -47,9 +41,11 @@ def add_fix(sub) -> None:
         "fix", help="restore spaces, punctuation and capitalization",
         description="Restore spaces, punctuation and capitalization. With no TEXT, read stdin: one document "
                     "per line, exactly one output line per input line, flushed per line. Invalid UTF-8 "
-                    "bytes pass through unchanged (a warning names the line).",
+                    "bytes pass through unchanged, with the spaces beside them (a warning names the line); "
+                    "--json gives each as U+FFFD. '--' ends the options: a TEXT after it may start with '-'.",
         epilog='examples:\n  charrestore fix "willaichangeourfuture"\n'
-               '  charrestore fix --spaces keep "will ai change our future"\n  cat asr.txt | charrestore fix > out.txt',
+               '  charrestore fix --spaces keep "will ai change our future"\n  cat asr.txt | charrestore fix > out.txt\n'
+               '  charrestore fix -- "-5 degrees tonight"',
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("text", nargs="*", metavar="TEXT", help="text to restore (joined by spaces); default: stdin")
     p.add_argument("--lang", default="en", help="language pack (default: en; see 'charrestore packs')")
@@ -61,7 +57,8 @@ def add_fix(sub) -> None:
     p.add_argument("--segmenter", choices=("auto", "nb", "none"), default="auto",
                    help="char engine on unspaced input: spaces from the NB segmenter (nb) or the model (none); "
                         "auto: as tuned on dev for the model (see its card)")
-    p.add_argument("--threads", type=int, default=1, help="ONNX Runtime threads (default: 1)")
+    p.add_argument("--threads", type=threads, default=1,
+                   help="ONNX Runtime threads, at most this machine's cores (default: 1)")
     p.add_argument("--batch-size", type=int, default=32, help="windows per model call (default: 32)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--stream", action="store_true",
@@ -75,26 +72,6 @@ def add_fix(sub) -> None:
     p.set_defaults(run=run_fix)
 
 
-def _lines(args):
-    """Input documents as (line number, text); invalid UTF-8 kept as surrogate escapes."""
-    if args.text:
-        yield 1, " ".join(args.text)
-        return
-    for n, raw in enumerate(sys.stdin.buffer, 1):
-        raw = raw.rstrip(b"\n")
-        try:
-            yield n, raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            print(f"charrestore: warning: line {n}: invalid UTF-8 at byte {exc.start}, passed through unchanged",
-                  file=sys.stderr)
-            yield n, raw.decode("utf-8", "surrogateescape")
-
-
-def _emit(text: str) -> None:
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape") + b"\n")
-    sys.stdout.buffer.flush()
-
-
 def run_fix(args) -> int:
     import json
 
@@ -102,6 +79,9 @@ def run_fix(args) -> int:
 
     restorer = Restorer(RestorerConfig(lang=args.lang, engine=args.engine, spaces=args.spaces, segmenter=args.segmenter,
                                        threads=args.threads, batch_size=args.batch_size))
+    segmenter = getattr(restorer.engine, "segmenter", None)
+    if callable(segmenter) and args.spaces != "keep":  # loaded lazily by the pipeline: a bad file fails before any output
+        segmenter()
     if args.input:
         from .formats.command import run_file
 
@@ -112,7 +92,7 @@ def run_fix(args) -> int:
         cr = text.endswith("\r")
         out = restorer(text[:-1] if cr else text) + ("\r" if cr else "")
         if args.json:
-            out = json.dumps({"text": out, "lang": args.lang, "engine": restorer.config.engine, "spaces": args.spaces})
+            out = json.dumps({"text": json_text(out), "lang": args.lang, "engine": restorer.config.engine, "spaces": args.spaces})
         _emit(out)
     return 0
 
@@ -345,7 +325,7 @@ def run_training(args) -> int:
         if exc.name == name:
             raise CLIError(f"{args.stage} {args.kind} is not available in this version") from None
         raise
-    parser = argparse.ArgumentParser(prog=f"charrestore {args.stage} {args.kind}", description=module.__doc__,
+    parser = Parser(prog=f"charrestore {args.stage} {args.kind}", description=module.__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     module.add_arguments(parser)
     try:
@@ -394,26 +374,13 @@ def run_tune(args) -> int:
 
 # --- parser ------------------------------------------------------------------------------
 
-class _Version(argparse.Action):
-    """``--version`` prints ``charrestore.__version__``, read from the installed metadata only when asked."""
-
-    def __init__(self, option_strings, dest, help=None):
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        from . import __version__
-
-        print(f"charrestore {__version__}")
-        parser.exit()
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="charrestore",
         description="Restore spaces, punctuation and capitalization to unformatted text.",
         epilog='example: charrestore fix "willaichangeourfuture"',
     )
-    parser.add_argument("--version", action=_Version, help="show program's version number and exit")
+    parser.add_argument("--version", action=Version, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_tune, add_packs):
         add(sub)
@@ -421,30 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse has printed its one-line usage error
-        return int(exc.code or 0)
-    from .cards import ModelError
-    from .packs import PackError
-
-    try:
-        return args.run(args)
-    except BrokenPipeError:  # the reader went away (| head): not an error; before OSError, its base class
-        import os
-
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
-        except (OSError, ValueError):
-            pass
-        return 0
-    except (CLIError, PackError, ModelError, OSError, ValueError) as exc:
-        return _err(str(exc) or exc.__class__.__name__, 1)
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:  # last resort: one line, never a traceback
-        return _err(f"unexpected {exc.__class__.__name__}: {exc}", 1)
+    return run_main(build_parser, argv)
 
 
 if __name__ == "__main__":

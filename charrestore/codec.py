@@ -30,11 +30,20 @@ def graphemes(text: str) -> list[str]:
     return _GRAPHEME.findall(text)
 
 
+def _recase(g: str, upper: bool) -> str:
+    """``g`` with only its first code point (in NFD: the base letter) case-mapped, its combining marks as they are.
+    Casing the whole cluster would map U+0345 to a letter (Ι), and a cluster that a rendering fuses from a
+    capital and a lone U+0345 would then never read back as that capital."""
+    d = unicodedata.normalize("NFD", g)
+    head = d[:1].upper() if upper else d[:1].lower()
+    return unicodedata.normalize("NFC", head + d[1:])
+
+
 @lru_cache(maxsize=65536)
 def _upper(g: str) -> str | None:
     """The upper-case form of a lower-case grapheme, if the round trip is exact."""
-    up = unicodedata.normalize("NFC", g.upper())
-    if up == g or len(graphemes(up)) != 1 or unicodedata.normalize("NFC", up.lower()) != g:
+    up = _recase(g, True)
+    if up == g or len(graphemes(up)) != 1 or _recase(up, False) != g:
         return None
     return up
 
@@ -43,7 +52,7 @@ def _upper(g: str) -> str | None:
 def case_split(g: str) -> tuple[str, bool]:
     """(lower-case base, was upper case). Graphemes whose case does not round-trip
     exactly (ß, ǅ, final sigma) stay as they are, so that nothing is ever altered."""
-    low = unicodedata.normalize("NFC", g.lower())
+    low = _recase(g, False)
     if low != g and len(graphemes(low)) == 1 and _upper(low) == g:
         return low, True
     return g, False
@@ -65,6 +74,24 @@ def _is_word_char(g: str) -> bool:
     return g[:1].isalnum()
 
 
+def _is_escape(g: str) -> bool:
+    """An invalid input byte, read as a surrogate escape (U+DC80..U+DCFF): opaque, written back as that byte."""
+    return "\udc80" <= g[:1] <= "\udcff"
+
+
+def _held(gs: list[str], i: int) -> bool:
+    """Whether the white space ``gs[i]`` is text rather than a SPACE feature: taking it out would fuse the next
+    grapheme (a lone combining mark) into the previous one, dropping the marks between them, or would let
+    invalid bytes on either side join into a character the input never had."""
+    nxt = gs[i + 1] if i + 1 < len(gs) else ""
+    return _is_escape(nxt) or (i > 0 and _is_escape(gs[i - 1])) or (nxt != "" and _glues_left(nxt))
+
+
+def _spaced(g: str) -> bool:
+    """A grapheme next to which no space is rendered: white space kept as text, or an invalid byte."""
+    return g[:1].isspace() or _is_escape(g)
+
+
 def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[str], np.ndarray]:
     """Formatted text -> (base graphemes, class ids).
 
@@ -72,6 +99,8 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     before the first base grapheme are dropped. With ``apply_map`` the pack's mapping of other
     punctuation is applied (reading references and training text); without it, only the
     pack's own marks and spaces are taken off (reading user input: nothing else is touched).
+    White space before a lone combining mark or next to an invalid byte stays a base grapheme:
+    it keeps the marks before the combining mark, and the bytes apart (``_held``).
     """
     gs = graphemes(unicodedata.normalize(pack.normalization, text))
     bits = {f: pack.bit(f) for f in pack.marks}
@@ -82,10 +111,10 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     classes: list[int] = []
     for i, g in enumerate(gs):
         target = None
-        if g in bits:
+        if space_bit and g.isspace():
+            target = None if _held(gs, i) else " "
+        elif g in bits:
             target = g
-        elif space_bit and g.isspace():
-            target = " "
         elif apply_map:
             target = pack.map.get(g)
             if target is None and g in pack.map_between_words:
@@ -139,7 +168,8 @@ def render(base: list[str], classes, pack: LanguagePack) -> str:
 
     A mark or space that would fuse into a neighbouring grapheme cluster is left out, so the
     output always splits back into the same base graphemes. The output is in the pack's
-    normalization form (a combining mark that a control had separated from its base joins it).
+    normalization form. A run of invalid bytes takes nothing inside it, and no space is rendered
+    next to one or next to white space that the input holds as text (see ``parse``).
     """
     caps_bit, space_bit = pack.bit(CAPS), pack.bit(SPACE)
     marks = [(pack.bit(m), m) for m in pack.marks]
@@ -151,10 +181,11 @@ def render(base: list[str], classes, pack: LanguagePack) -> str:
         if c & caps_bit:
             g = _upper(g) or g
         out.append(g)
-        if not c & after_mask or _glues_right(g) or (i < last and _glues_left(base[i + 1])):
+        nxt = base[i + 1] if i < last else ""
+        if not c & after_mask or _glues_right(g) or (nxt and _glues_left(nxt)) or (_is_escape(g) and _is_escape(nxt)):
             continue
         out.extend(m for b, m in marks if c & b)
-        if c & space_bit and i < last:
+        if c & space_bit and nxt and not (_spaced(g) or _spaced(nxt)):
             out.append(" ")
     return unicodedata.normalize(pack.normalization, "".join(out))
 
@@ -166,8 +197,8 @@ def base_text(text: str, pack: LanguagePack) -> str:
     >>> base_text("Will AI change our future?", load_pack("en"))
     'willaichangeourfuture'
 
-    The result is normalized again: taking out a space can leave a combining mark next to the
-    previous grapheme (``"a\\t\\u0301"``), and a rendering that joins them is canonically the same text.
+    White space that holds a lone combining mark apart from the grapheme before it, or that stands next
+    to an invalid byte, is text here, not a space (see ``parse``).
     """
     return unicodedata.normalize(pack.normalization, "".join(parse(text, pack, apply_map=False)[0]))
 

@@ -1,0 +1,157 @@
+"""Issue #22, the items that need no new model: exact bytes, stderr, digit runs, marks before a combining mark,
+U+0345, validated packs and cards, and the edges of the CLI. CLI tests run the shipped models in a subprocess."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from charrestore import Restorer, base_text, load_pack
+from charrestore.codec import case_split, parse, render
+from charrestore.packs import CAPS
+
+ENGINES = ("char", "pipeline")
+
+
+def cli(*args, stdin=b"", env=None, **kw):
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **kw}
+    return subprocess.run([sys.executable, "-m", "charrestore", *args], input=stdin, timeout=120, env=env, **streams)
+
+
+# --- 3. exact bytes ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_invalid_bytes_never_join_into_a_new_character(engine):
+    res = cli("fix", "--engine", engine, "--spaces", "restore", stdin=b"price \xe2\x82 \xac5\n")
+    assert res.returncode == 0
+    assert b"\xe2\x82\xac" not in res.stdout  # no euro sign the input never had
+    assert b" \xe2\x82 \xac" in res.stdout  # the spaces beside the invalid bytes stay
+    assert res.stdout.count(b"\n") == 1
+
+
+def test_invalid_byte_runs_are_opaque_when_rendered():
+    en = load_pack("en")
+    base, _ = parse("a\udce2\udc82\udcacb", en, apply_map=False)
+    every = np.full(len(base), en.n_classes - 1)  # every mark and a space after every grapheme
+    out = render(base, every, en)
+    assert "\udce2\udc82\udcac" in out  # nothing inside the run
+    assert " \udce2" not in out and "\udcac " not in out  # no space beside it
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_json_gives_invalid_bytes_as_replacement_characters(engine):
+    res = cli("fix", "--engine", engine, "--json", stdin=b"caf\xe9 au lait\n")
+    assert res.returncode == 0
+    out = json.loads(res.stdout)  # strict JSON: no lone surrogates
+    assert "\ufffd" in out["text"] and not any("\ud800" <= c <= "\udfff" for c in out["text"])
+    assert b"U+FFFD" in res.stderr
+
+
+# --- 6. a user's mark before a combining mark ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("spaces", ("auto", "keep", "restore"))
+def test_mark_kept_when_a_combining_mark_follows_white_space(engine, spaces):
+    text = "Hello,\t\u0301world"
+    pack = load_pack("en")
+    out = Restorer(lang="en", engine=engine, spaces=spaces)(text)
+    assert "Hello,\t\u0301" in out.replace("HellO", "Hello")  # the user's comma, where the user put it
+    assert base_text(out, pack) == base_text(text, pack)
+
+
+# --- 7. U+0345 -----------------------------------------------------------------------------------------------------
+
+def test_base_text_agrees_with_itself_on_ypogegrammeni():
+    en = load_pack("en")
+    # a capital rendered before a lone U+0345 fuses with it; the fused cluster must read back as that capital
+    out = render(["\u03e1", "\u0345"], np.array([en.bit(CAPS), 0]), en)
+    assert base_text(out, en) == base_text("\u03e1\u0345", en)
+    assert case_split(out) == ("\u03e1\u0345", True)
+    for low, up in (("\u1fb3", "\u1fbc"), ("\u1f80", "\u1f88")):  # ᾳ/ᾼ, ᾀ/ᾈ: capital letter, same marks
+        assert base_text(up, en) == base_text(low, en) == low
+        assert render([low], np.array([en.bit(CAPS)]), en) == up
+
+
+# --- 4. warnings never on stdout -----------------------------------------------------------------------------------
+
+def test_closed_stderr_keeps_warnings_off_stdout():
+    res = cli("fix", "--engine", "char", stdin=b"caf\xe9\nok\n", preexec_fn=lambda: os.close(2))
+    assert res.returncode == 0
+    assert res.stdout.count(b"\n") == 2 and b"warning" not in res.stdout
+
+
+def test_closed_stdout_is_a_one_line_error():
+    res = cli("fix", "--engine", "char", "hello", preexec_fn=lambda: os.close(1))
+    assert res.returncode == 1
+    assert res.stderr.decode().splitlines() == ["charrestore: error: standard output is closed"]
+
+
+# --- 9. CLI edges --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [("fix", "--bogus"), ("fix", "--threads", "0", "x"), ("fix", "--threads", "5000", "x"),
+                                  ("fix", "--thr", "1", "x"), ("fix", "--engine", "nope", "x"), ("--bogus",), (),
+                                  ("segment", "--smooth", "2", "x"), ("fix", "--threads", "two", "x"),
+                                  ("train", "char", "--lan", "en")])
+def test_usage_errors_are_one_line_with_exit_2(args):
+    res = cli(*args)
+    assert res.returncode == 2, res.stderr
+    assert len(res.stderr.decode().splitlines()) == 1, res.stderr
+    assert res.stdout == b"" and b"Traceback" not in res.stderr
+
+
+def test_threads_above_the_cores_names_the_bound():
+    res = cli("fix", "--threads", str((os.cpu_count() or 1) + 1), "x")
+    assert res.returncode == 2 and f"from 1 to {os.cpu_count() or 1}".encode() in res.stderr
+
+
+def test_double_dash_ends_the_options():
+    res = cli("fix", "--engine", "char", "--", "-hello", "--json")
+    assert res.returncode == 0 and res.stdout.count(b"\n") == 1
+    assert b"-hello" in res.stdout.lower() and not res.stdout.startswith(b"{")  # --json after -- is text
+    assert b"'--'" in cli("fix", "--help").stdout
+
+
+def _interrupt(proc, delay):
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    return proc.returncode, err
+
+
+def _loaded(pid: int, library: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/maps") as f:
+            return library in f.read()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc to see the start-up's progress")
+@pytest.mark.parametrize("library", ("numpy", "onnxruntime"))
+def test_sigint_during_start_up_exits_130_without_traceback(library):
+    """Interrupted while the runtime is being imported (numpy) or the models loaded (onnxruntime)."""
+    proc = subprocess.Popen([sys.executable, "-m", "charrestore", "fix", "--spaces", "restore"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not _loaded(proc.pid, library) and time.monotonic() < deadline:
+        time.sleep(0.002)
+    code, err = _interrupt(proc, 0)
+    assert code == 130 and b"Traceback" not in err, err
+
+
+@pytest.mark.parametrize("delay", (0.0, 0.02, 0.1))
+def test_sigint_at_end_of_input_never_gives_a_traceback(delay):
+    proc = subprocess.Popen([sys.executable, "-m", "charrestore", "fix", "--engine", "char"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write(b"hello world\n")
+    proc.stdin.flush()
+    assert proc.stdout.readline().strip()
+    proc.stdin.close()
+    proc.stdin = None  # closed: communicate must not flush it
+    code, err = _interrupt(proc, delay)
+    assert code in (0, 130) and b"Traceback" not in err, (code, err)
