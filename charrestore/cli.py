@@ -382,7 +382,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=Version, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_tune, add_packs):
+    from .serve.command import add_serve
+
+    for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_tune, add_packs, add_serve):
         add(sub)
     return parser
 

@@ -1,0 +1,150 @@
+// The charrestore page: POST /v1/fix with the changes highlighted, and live captions over WS /v1/stream.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SAMPLES = {
+  en: "good morning everyone and thank you for coming today i want to talk about how we read captions " +
+      "when we watch a video we expect the words to appear as the speaker says them but without punctuation " +
+      "a transcript is hard to follow so where does one sentence end and the next one begin that is the " +
+      "question this little demo answers it adds commas periods question marks and capital letters while " +
+      "the speaker is still talking",
+  ja: "今日 は 雨 が 降って います か 明日 は 晴れる でしょう それでは 失礼 します",
+  gu: "ગુજરાત ભારત દેશનું એક રાજ્ય છે તેની રાજધાની ગાંધીનગર છે",
+};
+const MARK_OR_SPACE = /[\s\p{P}]/u;
+
+function settings() {
+  return { lang: $("lang").value, engine: $("engine").value, spaces: $("spaces").value };
+}
+
+// Align the restored text with the input: the restorer only inserts marks and spaces, changes case and
+// drops input marks, so one greedy pass over the output finds every change.
+function changes(input, output) {
+  const src = [...input], parts = [];
+  let i = 0;
+  const add = (text, kind) => {
+    const last = parts[parts.length - 1];
+    if (last && last.kind === kind) last.text += text; else parts.push({ text, kind });
+  };
+  for (const ch of output) {
+    const isBase = !MARK_OR_SPACE.test(ch);
+    while (isBase && i < src.length && src[i] !== ch && MARK_OR_SPACE.test(src[i])) add(src[i++], "del");
+    if (i < src.length && src[i] === ch) { add(ch, "same"); i++; }
+    else if (i < src.length && src[i].toLowerCase() === ch.toLowerCase()) { add(ch, "case"); i++; }
+    else add(ch, "ins");
+  }
+  while (i < src.length) add(src[i++], "del");
+  return parts;
+}
+
+function showChanges(box, input, output) {
+  box.replaceChildren();
+  for (const { text, kind } of changes(input, output)) {
+    if (kind === "same") { box.append(text); continue; }
+    if (kind === "del" && !text.trim()) continue;  // removed spaces are visible as words joining
+    const el = document.createElement(kind === "del" ? "del" : "span");
+    if (kind !== "del") el.className = kind;
+    el.textContent = text;
+    box.append(el);
+  }
+}
+
+async function fix() {
+  const input = $("input").value, status = $("fix-status"), button = $("fix");
+  button.disabled = true;
+  status.className = "status";
+  status.textContent = "…";
+  const t0 = performance.now();
+  try {
+    const response = await fetch("/v1/fix", {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: input, ...settings() }),
+    });
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    showChanges($("output"), input, data.text);
+    status.textContent = `${data.engine} · ${Math.round(performance.now() - t0)} ms`;
+  } catch (err) {
+    status.className = "status error";
+    status.textContent = String(err.message || err);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// Live captions: one word per tick; every answer appends its final text and replaces the provisional tail.
+let live = null;
+
+function startLive() {
+  stopLive(true);
+  const words = $("transcript").value.split(/\s+/).filter(Boolean);
+  if (!words.length) return;
+  const { lang, engine } = settings();
+  const query = new URLSearchParams({ lang, engine });
+  if ($("lookahead").value) query.set("lookahead", $("lookahead").value);
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/v1/stream?${query}`);
+  const state = live = { ws, timer: null, sent: 0, answered: 0, ended: false };
+  $("final").textContent = "";
+  $("provisional").textContent = "";
+  $("start").disabled = true;
+  $("stop").disabled = false;
+  const status = $("live-status");
+  status.className = "status";
+  status.textContent = "connecting…";
+
+  const end = () => {
+    clearInterval(state.timer);
+    if (!state.ended && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ end: true }));
+    state.ended = true;
+  };
+  state.end = end;
+  ws.onopen = () => {
+    state.timer = setInterval(() => {
+      if (state.sent >= words.length) return end();
+      ws.send(JSON.stringify({ text: words[state.sent++] }));
+    }, 1000 / Number($("rate").value));
+  };
+  ws.onmessage = (event) => {
+    const msg = JSON.parse(event.data);
+    if (msg.error) { status.className = "status error"; status.textContent = msg.error; return; }
+    state.answered++;
+    $("final").textContent += msg.final;
+    $("provisional").textContent = msg.provisional;
+    $("captions").scrollTop = $("captions").scrollHeight;
+    status.textContent = msg.done ? `done: ${state.sent} words` : `${state.sent} / ${words.length} words sent`;
+  };
+  ws.onclose = () => {
+    clearInterval(state.timer);
+    if (live === state) { live = null; $("start").disabled = false; $("stop").disabled = true; }
+  };
+  ws.onerror = () => { status.className = "status error"; status.textContent = "connection failed"; };
+}
+
+function stopLive(quiet) {
+  if (!live) return;
+  if (quiet) { clearInterval(live.timer); live.ws.close(); live = null; return; }
+  live.end();
+}
+
+async function loadPacks() {
+  const select = $("lang");
+  try {
+    const data = await (await fetch("/v1/packs")).json();
+    for (const pack of data.packs) select.add(new Option(`${pack.name} (${pack.code})`, pack.code, false, pack.code === data.default));
+  } catch (err) {
+    select.add(new Option("en", "en", true, true));
+  }
+  $("transcript").value = SAMPLES[select.value] || "";
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  loadPacks();
+  $("fix").addEventListener("click", fix);
+  $("input").addEventListener("keydown", (e) => { if (e.key === "Enter" && e.ctrlKey) fix(); });
+  $("example").addEventListener("click", () => { $("input").value = "willaichangeourfutureobviouslytheanswerisyes"; fix(); });
+  $("lang").addEventListener("change", () => { $("transcript").value = SAMPLES[$("lang").value] || ""; });
+  $("start").addEventListener("click", startLive);
+  $("stop").addEventListener("click", () => stopLive(false));
+  $("rate").addEventListener("input", () => { $("rate-value").textContent = $("rate").value; });
+});

@@ -1,0 +1,202 @@
+"""Loopback load test of ``charrestore serve`` (#19): latency and errors as clients see them.
+
+Starts the server on 127.0.0.1 (a free port), then
+  1. POST /v1/fix: ``--requests`` requests of ``--words`` words at each ``--concurrency``;
+  2. WS /v1/stream: ``--streams`` concurrent streams of ``--words`` words, one word per message, paced at
+     each ``--stream-rates`` words/s (0: as fast as the server answers).
+Every phase is bounded in count and in time (``--max-seconds``). An error is a failed or non-200 request, a
+stream that did not end with ``done``, or an answer that differs from the library's (checked after timing,
+in this process, so that it costs the server nothing). Writes one JSON report.
+
+    python scripts/load_serve.py --out reports/load_serve.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import socket
+import subprocess
+import sys
+import time
+from importlib.metadata import version
+
+import httpx
+import websockets
+
+SPEECH = ("so today i want to talk about something that i think matters to all of us how do we decide what to "
+          "trust when we read the news every morning we open our phones and there are hundreds of stories waiting "
+          "some of them are true some of them are not and most of us do not have the time to check which is which "
+          "my grandmother used to say that you should never believe anything you hear and only half of what you see "
+          "but what would she say about a world where anyone can make a video of anyone saying anything i am not "
+          "sure she would have an answer and to be honest neither do i but i do know that asking the question is "
+          "where it starts so let me tell you what we tried and what we learned along the way")
+
+
+def texts(n: int, words: int, seed: int = 19) -> list[str]:
+    """``n`` transcripts of ``words`` lowercase words without marks, cut from SPEECH at random offsets."""
+    vocab, rng = SPEECH.split(), random.Random(seed)
+    out = []
+    for _ in range(n):
+        start = rng.randrange(len(vocab))
+        out.append(" ".join(vocab[(start + i) % len(vocab)] for i in range(words)))
+    return out
+
+
+def stats(latencies: list[float]) -> dict:
+    if not latencies:
+        return {}
+    ms = sorted(x * 1000 for x in latencies)
+    pick = lambda q: round(ms[min(len(ms) - 1, int(q * len(ms)))], 2)  # noqa: E731
+    return {"p50_ms": pick(0.50), "p90_ms": pick(0.90), "p99_ms": pick(0.99), "max_ms": round(ms[-1], 2)}
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
+
+
+async def fix_phase(url: str, docs: list[str], requests: int, concurrency: int, max_seconds: float) -> tuple[dict, list]:
+    """``requests`` POSTs by ``concurrency`` workers; returns the row and (doc index, answer) pairs to check."""
+    latencies, errors, answers, issued = [], [], [], 0
+    deadline = time.monotonic() + max_seconds
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=10) as client:
+        async def worker():
+            nonlocal issued
+            while issued < requests and time.monotonic() < deadline:
+                k = issued % len(docs)
+                issued += 1
+                t = time.perf_counter()
+                try:
+                    r = await client.post("/v1/fix", json={"text": docs[k]})
+                    latencies.append(time.perf_counter() - t)
+                    if r.status_code != 200:
+                        errors.append(f"HTTP {r.status_code}")
+                    else:
+                        answers.append((k, r.json()["text"]))
+                except (httpx.HTTPError, ValueError, KeyError) as exc:
+                    errors.append(exc.__class__.__name__)
+
+        start = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        wall = time.perf_counter() - start
+    return {"concurrency": concurrency, "requests": issued,
+            "errors": len(errors), "error_kinds": sorted(set(errors)), "wall_s": round(wall, 2),
+            "requests_per_s": round(len(latencies) / wall, 1), **stats(latencies)}, answers
+
+
+async def one_stream(url: str, words: list[str], rate: float, deadline: float, latencies: list) -> str | None:
+    """One paced stream; its finals, or None if it failed or did not end with ``done``."""
+    finals = ""
+    try:
+        async with websockets.connect(url, open_timeout=30, close_timeout=5) as ws:
+            start = time.perf_counter()
+            for n, word in enumerate(words):
+                if rate:
+                    await asyncio.sleep(max(0.0, start + n / rate - time.perf_counter()))
+                if time.monotonic() > deadline:
+                    return None
+                t = time.perf_counter()
+                await ws.send(json.dumps({"text": word}))
+                finals += json.loads(await asyncio.wait_for(ws.recv(), 30))["final"]
+                latencies.append(time.perf_counter() - t)
+            await ws.send(json.dumps({"end": True}))
+            last = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            return finals + last["final"] if last.get("done") else None
+    except (OSError, asyncio.TimeoutError, websockets.WebSocketException, ValueError, KeyError):
+        return None
+
+
+async def stream_phase(url: str, docs: list[str], rate: float, max_seconds: float) -> tuple[dict, list]:
+    latencies: list[float] = []
+    deadline = time.monotonic() + max_seconds
+    start = time.perf_counter()
+    results = await asyncio.gather(*(one_stream(url, d.split(), rate, deadline, latencies) for d in docs))
+    wall = time.perf_counter() - start
+    return {"streams": len(docs), "words_per_s_per_stream": rate or "unpaced", "messages": len(latencies),
+            "errors": sum(r is None for r in results), "wall_s": round(wall, 2), **stats(latencies)}, results
+
+
+def start_server(port: int, workers: int) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "charrestore", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--workers", str(workers)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                return proc
+        except httpx.TransportError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("load_serve: the server did not start")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--requests", type=int, default=2000, help="POST /v1/fix requests per concurrency level")
+    ap.add_argument("--concurrency", type=int, nargs="+", default=[8, 16])
+    ap.add_argument("--streams", type=int, default=50, help="concurrent WebSocket streams")
+    ap.add_argument("--stream-rates", type=float, nargs="+", default=[3.0, 0.0],
+                    help="words/s per stream (3: about speech; 0: unpaced)")
+    ap.add_argument("--words", type=int, default=40, help="words per request and per stream")
+    ap.add_argument("--workers", type=int, default=1, help="server processes")
+    ap.add_argument("--max-seconds", type=float, default=180, help="time bound of each phase")
+    ap.add_argument("--out", help="write the JSON report here (default: print it)")
+    args = ap.parse_args()
+
+    from charrestore import Restorer
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    docs = texts(100, args.words)
+    proc = start_server(port, args.workers)
+    url = f"http://127.0.0.1:{port}"
+    report = {"settings": {**vars(args), "host": "127.0.0.1", "cores": os.cpu_count(), "python": platform.python_version(),
+                           **{p: version(p) for p in ("charrestore", "fastapi", "uvicorn", "onnxruntime")},
+                           "loadavg_at_start": os.getloadavg()}, "fix": [], "streams": []}
+    try:
+        asyncio.run(fix_phase(url, docs, 40, 4, 60))  # warm-up: threads, connections, caches
+        rss_start = rss_mb(proc.pid)
+        checks = []
+        for c in args.concurrency:
+            row, answers = asyncio.run(fix_phase(url, docs, args.requests, c, args.max_seconds))
+            report["fix"].append(row)
+            checks.append(answers)
+            print(json.dumps(row), flush=True)
+        stream_checks = []
+        for rate in args.stream_rates:
+            row, finals = asyncio.run(stream_phase(f"ws://127.0.0.1:{port}/v1/stream?lang=en",
+                                                   docs[:args.streams], rate, args.max_seconds))
+            report["streams"].append(row)
+            stream_checks.append(finals)
+            print(json.dumps(row), flush=True)
+        report["server_rss_mb"] = {"after_warmup": round(rss_start, 1), "at_end": round(rss_mb(proc.pid), 1)}
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    restorer = Restorer(lang="en")  # correctness after timing: every answer equals the library's
+    expected = [restorer(d) for d in docs]
+    for row, answers in zip(report["fix"], checks):
+        row["wrong_answers"] = sum(text != expected[k] for k, text in answers)
+    for row, finals in zip(report["streams"], stream_checks):
+        wrong = 0
+        for doc, got in zip(docs, finals):
+            stream = restorer.stream()
+            wrong += got is not None and got != stream.push(doc).final + stream.end().final
+        row["wrong_answers"] = wrong
+    report["settings"]["loadavg_at_end"] = os.getloadavg()
+    text = json.dumps(report, indent=2)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
