@@ -364,8 +364,8 @@ def run_tune(args) -> int:
     from .tuning import add_common
 
     module = importlib.import_module(f"charrestore.tuning.{args.kind}")
-    parser = argparse.ArgumentParser(prog=f"charrestore tune {args.kind}", description=module.__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(prog=f"charrestore tune {args.kind}", description=module.__doc__,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     add_common(parser)
     module.add_arguments(parser)
     module.run(parser.parse_args(args.options), shlex.join(["charrestore", "tune", args.kind, *args.options]))

@@ -120,6 +120,34 @@ def test_tuned_offsets_raise_f1(data_root):
     assert max(r["punct_f1"] for r in rows if "punct_f1" in r) == pytest.approx(f1(tuned))
 
 
+def test_tune_nb_writes_params_that_the_segmenter_uses(data_root, tmp_path):
+    # "segmenter", "believing" and "obviously" (9 letters, in the NB fixture's counts): L=8 must split them.
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join(["The segmenter is obviously believing the test."] * 4) + "\n", encoding="utf-8")
+    tags = tmp_path / "tags.tsv"
+    tags.write_text("FollowFriday\tFollow Friday\nRedWings\tRed Wings\nHappyBirthday\tHappy birthday\n",
+                    encoding="utf-8")
+    report = tmp_path / "report.json"
+    choice = tune(data_root, "nb", "--lang", "en", "--dev", str(dev), "--hashtags", str(tags), "--json", str(report),
+                  "--write-card")["models"]
+    grid = json.loads(report.read_text(encoding="utf-8"))["variants"]["models"]["grid"]
+    assert max(g["objective"] for g in grid if g["L"] == 8) < choice["objective"] == max(g["objective"] for g in grid)
+    assert choice["L"] > 8 and choice["hashtags"]["exact"] == 1.0
+    params = card(data_root, "nb")["params"]
+    assert params == {k: choice[k] for k in ("L", "smoothing", "camel", "digits", "caps")}
+    from charrestore.segmenter import Segmenter
+
+    seg = Segmenter.load("en", data_root / "models")
+    assert (seg.L, seg.smoothing) == (params["L"], params["smoothing"])
+    assert seg.segment("thesegmenterisobviouslybelievingthetest") == "the segmenter is obviously believing the test"
+
+
+def test_tune_usage_error_is_one_line():
+    res = subprocess.run([sys.executable, "-m", "charrestore", "tune", "token", "--lang", "en"], capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 2 and "--dev" in res.stderr and len(res.stderr.splitlines()) == 1
+
+
 def test_tuning_imports_no_training_stack():
     code = ("import sys, charrestore.tuning.char, charrestore.tuning.token, charrestore.tuning.nb\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('tensorflow', 'keras', 'tf2onnx')))\n")
