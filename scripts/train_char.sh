@@ -5,8 +5,9 @@
 #   bash scripts/train_char.sh gu 60 1     # optional third argument: TensorFlow threads (to share the CPU)
 #   bash scripts/train_char.sh gu 60 1 5e-4  # optional fourth: continue at this learning rate (a manual decay stage)
 #   MEMBER=b bash scripts/train_char.sh gu 68 1   # a further ensemble member (runs/char-gu-b, its own seed)
-# Each stage resumes from training_state/<lang>-char[-<member>]/ (committed: weights, optimizer, RNG,
-# vocabulary) and leaves the new state there. Corpora come from ../shared/corpora and are never committed.
+# Each stage resumes from training_state/<lang>-char[-<member>]/ (committed, weights-only: the last epoch's
+# weights, RNG, vocabulary; Adam restarts at the saved learning rate, see models/README.md) and leaves the new
+# state there. Corpora come from ../shared/corpora and are never committed.
 # The export takes the main run plus every trained member that the language lists: one averaged model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +42,7 @@ if [ "$minutes" != 0 ]; then
   resume=(); [ -f "$state/state.json" ] && resume=(--resume-from "$state")
   [ -n "$set_lr" ] && resume+=(--set-lr "$set_lr")
   charrestore train char --lang "$lang" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
-    --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" "${resume[@]}"
+    --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" --state-weights-only "${resume[@]}"
 fi
 runs=("$main")
 for m in "${members[@]}"; do [ -f "$main-$m/state.json" ] && runs+=("$main-$m"); done

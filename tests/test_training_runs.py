@@ -29,6 +29,8 @@ def tiny_char_args(out: Path, *extra: str) -> argparse.Namespace:
 
 def test_char_run_resumes_from_a_weights_only_state(tmp_path):
     state_dir = tmp_path / "state"
+    state_dir.mkdir()
+    (state_dir / LAST).write_text("an earlier full state")  # must not win over the new weights when resuming
     train(tiny_char_args(tmp_path / "a", "--save-state", str(state_dir), "--state-weights-only"))
     assert sorted(p.name for p in state_dir.iterdir()) == ["meta.json", STATE, WEIGHTS]
 

@@ -157,6 +157,8 @@ def save_state(model, out: Path, state_dir: Path, data_files: tuple[str, ...], w
     """Copy what resuming needs (no corpus arrays) into a folder that can be committed: the last epoch's
     weights alone, or ``last.keras`` with the optimizer plus ``best.weights.h5`` unless the last epoch is the best."""
     state_dir.mkdir(parents=True, exist_ok=True)
+    for name in (LAST, BEST, WEIGHTS):  # an earlier state of the other form must not win when resuming
+        (state_dir / name).unlink(missing_ok=True)
     for name in (STATE,) if weights_only else (STATE, LAST, BEST):
         if (out / name).is_file():
             shutil.copyfile(out / name, state_dir / name)
