@@ -52,6 +52,27 @@ def test_json_gives_invalid_bytes_as_replacement_characters(engine):
     assert b"U+FFFD" in res.stderr
 
 
+# --- 5. digit runs (char engine) ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang, text", [("en", "call 5551234567 now"), ("en", "callmeat5551234567now please"),
+                                        ("gu", "આ ગામમાં 1200 લોકો રહે છે"), ("ja", "電話番号は5551234567です")])
+def test_a_digit_run_takes_no_inner_mark(lang, text):
+    digits = "".join(c for c in text if c.isdigit())
+    out = Restorer(lang=lang, engine="char")(text)
+    assert digits in out, out
+
+
+def test_a_long_digit_line_keeps_its_length():
+    digits = "".join(str(i * 7919 % 10) for i in range(5000))
+    out = Restorer(lang="en", engine="char")(digits)
+    assert out.startswith(digits) and len(out) <= len(digits) + 1  # a final mark at most
+
+
+def test_digits_keep_the_marks_the_input_gives():
+    out = Restorer(lang="en", engine="char", spaces="keep")("it went from $1,000 to 3.5 million")
+    assert "$1,000" in out and "3.5" in out
+
+
 # --- 6. a user's mark before a combining mark ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -47,6 +47,17 @@ def class_bias(pack: LanguagePack, bias: dict[str, float]) -> np.ndarray:
     return out
 
 
+def inside_digits(base: list[str]) -> np.ndarray:
+    """Graphemes followed by a digit within a run of digits: they take no mark the input does not give them
+    (a phone number stays whole); a run's marks follow its last digit.
+
+    >>> inside_digits(list("a 5551")).tolist()
+    [False, False, True, True, True, False]
+    """
+    digit = np.fromiter((g.isdigit() for g in base), bool, len(base))
+    return np.concatenate([digit[:-1] & digit[1:], [False]]) if len(base) else digit
+
+
 def state_masks(pack: LanguagePack) -> np.ndarray:
     """[state, class] additive masks: given spaces allow only classes whose SPACE bit agrees."""
     masks = np.zeros((N_STATES, pack.n_classes), np.float32)
@@ -112,19 +123,22 @@ class CharEngine(Engine):
                 yield w, lg[w.keep_start - w.start:w.keep_end - w.start]
 
     def decode(self, gids: np.ndarray, states: np.ndarray, end_mark: bool = False,
-                enforce: np.ndarray | None = None, marks: np.ndarray | None = None) -> np.ndarray:
+                enforce: np.ndarray | None = None, marks: np.ndarray | None = None,
+                fixed: np.ndarray | None = None) -> np.ndarray:
         """Merged argmax class per position (biases added, the spaces of ``enforce``, default ``states``, enforced).
 
         With ``end_mark`` the last position must take a sentence-final mark: training windows are cut from running
         text, so the model never learns that the end of the input is the end of a sentence. ``marks``: the mark
-        bits the input already has per position; there the class keeps exactly those marks.
+        bits the input already has per position; where ``fixed`` (default: where it has any) the class keeps
+        exactly those marks.
         """
         enforce = states if enforce is None else enforce
         out = np.empty(len(gids), np.int32)
         for w, lg in self.window_logits(input_ids(gids, states)):
             keep = slice(w.keep_start, w.keep_end)
             scores = self.scores(lg, enforce[keep], at_end=w.keep_end == len(gids), end_mark=end_mark,
-                                 marks=None if marks is None else marks[keep])
+                                 marks=None if marks is None else marks[keep],
+                                 fixed=None if fixed is None else fixed[keep])
             out[keep] = self.capital_after_mark(scores, scores.argmax(-1))
         return out
 
@@ -151,8 +165,10 @@ class CharEngine(Engine):
         return cls
 
     def scores(self, logits: np.ndarray, enforce: np.ndarray, bias: np.ndarray | None = None, at_end: bool = False,
-               end_mark: bool = False, marks: np.ndarray | None = None) -> np.ndarray:
-        """Decision scores: logits + biases + the enforced spaces (and the input's own marks, where it has any).
+               end_mark: bool = False, marks: np.ndarray | None = None,
+               fixed: np.ndarray | None = None) -> np.ndarray:
+        """Decision scores: logits + biases + the enforced spaces (and the input's own marks where ``fixed``,
+        default: where it has any).
         At the end of the input a class and its +SPACE twin are one class (the model, trained on running text,
         expects a space there; rendering drops it)."""
         bias = self.bias if bias is None else bias
@@ -161,9 +177,10 @@ class CharEngine(Engine):
             last = np.full_like(logits[-1], -np.inf)
             last[self.no_space] = np.maximum(logits[-1, self.no_space], logits[-1, self.no_space | self.space_bit])
             scores[-1] = last + bias + self.masks[enforce[-1]]
-        if marks is not None and marks.any():
-            fixed = np.flatnonzero(marks)
-            scores[fixed] += np.where(self.class_marks == marks[fixed, None], 0.0, -np.inf)
+        if marks is not None:
+            at = np.flatnonzero(marks if fixed is None else fixed)
+            if len(at):
+                scores[at] += np.where(self.class_marks == marks[at, None], 0.0, -np.inf)
         if at_end and end_mark:
             best = int(scores[-1].argmax())
             if not best & self.sentence_bits:  # only the mark changes: case comes from the unconstrained best
@@ -216,7 +233,8 @@ class CharEngine(Engine):
         gids, states, enforce = self.encode(base, given, keep)
         marks = kept & self.mark_bits
         end_mark = end and self.ends_sentence(base) and not marks[-1]
-        cls = self.decode(gids, states, end_mark, enforce, marks)
+        digits = inside_digits(base) & (given & self.space_bit == 0)  # a given space ends a run: "in 1999, 2000 people"
+        cls = self.decode(gids, states, end_mark, enforce, marks, (marks != 0) | digits)
         return base, self.sentence_case(base, cls, marks) | (kept & self.caps_bit)
 
     def ends_sentence(self, base: list[str]) -> bool:
