@@ -77,7 +77,9 @@ def main():
         else:
             card = json.loads((ckpt / "en" / "token.json").read_text())
             f0, f1, bias = iwslt_f1(ckpt, pack)
-            epoch, cpu_h = card["training"]["epochs"], card["training"]["cpu_hours"]
+            tr = card["training"]  # an ensemble's card: its members' epochs, their CPU hours in all
+            epoch = tr.get("epochs") or max(m["epochs"] for m in tr["members"])
+            cpu_h = tr["cpu_hours"]
         points.append({"checkpoint": str(ckpt), "epoch": epoch, "cpu_hours": round(cpu_h, 3),
                        "iwslt_punct_f1": round(f0, 4), "iwslt_punct_f1_tuned_offsets": round(f1, 4),
                        "offsets": bias})
