@@ -1,12 +1,12 @@
 """Loopback load test of ``charrestore serve`` (#19): latency and errors as clients see them.
 
-Starts the server on 127.0.0.1 (a free port), then
+For each ``--workers`` setting, starts the server on 127.0.0.1 (a free port), then
   1. POST /v1/fix: ``--requests`` requests of ``--words`` words at each ``--concurrency``;
   2. WS /v1/stream: ``--streams`` concurrent streams of ``--words`` words, one word per message, paced at
      each ``--stream-rates`` words/s (0: as fast as the server answers).
-Every phase is bounded in count and in time (``--max-seconds``). An error is a failed or non-200 request, a
-stream that did not end with ``done``, or an answer that differs from the library's (checked after timing,
-in this process, so that it costs the server nothing). Writes one JSON report.
+Every phase is bounded in count and in time (``--max-seconds``). ``errors`` counts failed or non-200 requests
+and streams that did not end with ``done``; ``wrong_answers`` counts answers that differ from the library's
+(checked after timing, in this process, so that the check costs the server nothing). Writes one JSON report.
 
     python scripts/load_serve.py --out reports/load_serve.json
 """
@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 from importlib.metadata import version
+from pathlib import Path
 
 import httpx
 import websockets
@@ -55,9 +56,24 @@ def stats(latencies: list[float]) -> dict:
     return {"p50_ms": pick(0.50), "p90_ms": pick(0.90), "p99_ms": pick(0.99), "max_ms": round(ms[-1], 2)}
 
 
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as f:
-        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of the server and its worker processes (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            children.setdefault(int(stat.read_text().rsplit(")", 1)[1].split()[1]), []).append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        todo += children.get(p, [])
+        try:
+            with open(f"/proc/{p}/status") as f:
+                total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
+        except (OSError, StopIteration):
+            continue
+    return total
 
 
 async def fix_phase(url: str, docs: list[str], requests: int, concurrency: int, max_seconds: float) -> tuple[dict, list]:
@@ -144,58 +160,69 @@ def main() -> None:
     ap.add_argument("--stream-rates", type=float, nargs="+", default=[3.0, 0.0],
                     help="words/s per stream (3: about speech; 0: unpaced)")
     ap.add_argument("--words", type=int, default=40, help="words per request and per stream")
-    ap.add_argument("--workers", type=int, default=1, help="server processes")
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="server processes (one run each)")
     ap.add_argument("--max-seconds", type=float, default=180, help="time bound of each phase")
     ap.add_argument("--out", help="write the JSON report here (default: print it)")
     args = ap.parse_args()
 
     from charrestore import Restorer
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     docs = texts(100, args.words)
-    proc = start_server(port, args.workers)
-    url = f"http://127.0.0.1:{port}"
     report = {"settings": {**vars(args), "host": "127.0.0.1", "cores": os.cpu_count(), "python": platform.python_version(),
                            **{p: version(p) for p in ("charrestore", "fastapi", "uvicorn", "onnxruntime")},
-                           "loadavg_at_start": os.getloadavg()}, "fix": [], "streams": []}
-    try:
-        asyncio.run(fix_phase(url, docs, 40, 4, 60))  # warm-up: threads, connections, caches
-        rss_start = rss_mb(proc.pid)
-        checks = []
-        for c in args.concurrency:
-            row, answers = asyncio.run(fix_phase(url, docs, args.requests, c, args.max_seconds))
-            report["fix"].append(row)
-            checks.append(answers)
-            print(json.dumps(row), flush=True)
-        stream_checks = []
-        for rate in args.stream_rates:
-            row, finals = asyncio.run(stream_phase(f"ws://127.0.0.1:{port}/v1/stream?lang=en",
-                                                   docs[:args.streams], rate, args.max_seconds))
-            report["streams"].append(row)
-            stream_checks.append(finals)
-            print(json.dumps(row), flush=True)
-        report["server_rss_mb"] = {"after_warmup": round(rss_start, 1), "at_end": round(rss_mb(proc.pid), 1)}
-    finally:
-        proc.terminate()
-        proc.wait(20)
+                           "loadavg_at_start": os.getloadavg()}, "runs": []}
+    answers = []
+    for workers in args.workers:
+        run, fixed, streamed = run_server(workers, args, docs)
+        report["runs"].append(run)
+        answers.append((run, fixed, streamed))
     restorer = Restorer(lang="en")  # correctness after timing: every answer equals the library's
     expected = [restorer(d) for d in docs]
-    for row, answers in zip(report["fix"], checks):
-        row["wrong_answers"] = sum(text != expected[k] for k, text in answers)
-    for row, finals in zip(report["streams"], stream_checks):
-        wrong = 0
-        for doc, got in zip(docs, finals):
-            stream = restorer.stream()
-            wrong += got is not None and got != stream.push(doc).final + stream.end().final
-        row["wrong_answers"] = wrong
+    for run, fixed, streamed in answers:
+        for row, got in zip(run["fix"], fixed):
+            row["wrong_answers"] = sum(text != expected[k] for k, text in got)
+        for row, finals in zip(run["streams"], streamed):
+            row["wrong_answers"] = sum(got is not None and got != offline(restorer, doc) for doc, got in zip(docs, finals))
     report["settings"]["loadavg_at_end"] = os.getloadavg()
     text = json.dumps(report, indent=2)
     if args.out:
         with open(args.out, "w") as f:
             f.write(text + "\n")
     print(text)
+
+
+def run_server(workers: int, args, docs: list[str]) -> tuple[dict, list, list]:
+    """Every phase against one server of ``workers`` processes: the rows, and the answers to check later."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = start_server(port, workers)
+    url = f"http://127.0.0.1:{port}"
+    run, fixed, streamed = {"workers": workers, "fix": [], "streams": []}, [], []
+    try:
+        asyncio.run(fix_phase(url, docs, 40, 4, 60))  # warm-up: threads, connections, caches
+        rss_start = tree_rss_mb(proc.pid)
+        for c in args.concurrency:
+            row, got = asyncio.run(fix_phase(url, docs, args.requests, c, args.max_seconds))
+            run["fix"].append(row)
+            fixed.append(got)
+            print(json.dumps({"workers": workers, **row}), flush=True)
+        for rate in args.stream_rates:
+            row, finals = asyncio.run(stream_phase(f"ws://127.0.0.1:{port}/v1/stream?lang=en",
+                                                   docs[:args.streams], rate, args.max_seconds))
+            run["streams"].append(row)
+            streamed.append(finals)
+            print(json.dumps({"workers": workers, **row}), flush=True)
+        run["server_rss_mb"] = {"after_warmup": round(rss_start, 1), "at_end": round(tree_rss_mb(proc.pid), 1)}
+    finally:
+        proc.terminate()
+        proc.wait(20)
+    return run, fixed, streamed
+
+
+def offline(restorer, doc: str) -> str:
+    stream = restorer.stream()
+    return stream.push(doc).final + stream.end().final
 
 
 if __name__ == "__main__":

@@ -327,6 +327,9 @@ def test_page_in_headless_chromium(server, restorers):
         sync_api.expect(page.locator("#fix-status")).to_contain_text("pipeline")
         assert page.locator("#output").text_content() == r(text)
         assert page.locator("#output .ins").count() > 0 and page.locator("#output .case").count() > 0
+        parts = page.evaluate("changes('will ai, so', 'Will AI so.')")  # the page's highlighter
+        assert [(p["text"], p["kind"]) for p in parts] == [("W", "case"), ("ill ", "same"), ("AI", "case"),
+                                                           (",", "del"), (" so", "same"), (".", "ins")]
 
         transcript = page.locator("#transcript").input_value()
         assert len(transcript.split()) > 40

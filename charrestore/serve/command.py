@@ -25,7 +25,7 @@ def add_serve(sub) -> None:
     p.add_argument("--lang", default="en", help="default language pack, loaded at startup (default: en)")
     p.add_argument("--workers", type=int, default=1, help="server processes, each with its own models (default: 1)")
     p.add_argument("--threads", type=int, default=None,
-                   help="inference threads per worker (default: the number of cores)")
+                   help="inference threads per worker (default: the cores divided among the workers)")
     p.add_argument("--max-chars", type=int, default=100_000, metavar="N",
                    help="characters per /v1/fix request, all texts together (default: 100000)")
     p.add_argument("--max-body", type=int, default=1_000_000, metavar="BYTES",
@@ -62,7 +62,8 @@ def run_serve(args) -> int:
             probe.bind((args.host, args.port))
         except OSError as exc:
             raise CLIError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
-    settings = {"lang": args.lang, "threads": args.threads, "max_chars": args.max_chars, "max_body": args.max_body}
+    threads = args.threads or max(1, (os.cpu_count() or 1) // args.workers)  # more would fight over the cores
+    settings = {"lang": args.lang, "threads": threads, "max_chars": args.max_chars, "max_body": args.max_body}
     os.environ[app.ENV] = json.dumps(settings)
     uvicorn.run("charrestore.serve.app:from_env", factory=True, host=args.host, port=args.port,
                 workers=args.workers, access_log=args.access_log, ws_max_size=args.max_body,

@@ -18,7 +18,8 @@ function settings() {
 }
 
 // Align the restored text with the input: the restorer only inserts marks and spaces, changes case and
-// drops input marks, so one greedy pass over the output finds every change.
+// drops input marks and spaces, so one greedy pass over the output finds every change. An output character
+// matches the next input character that is itself or a letter; the marks and spaces skipped are removed.
 function changes(input, output) {
   const src = [...input], parts = [];
   let i = 0;
@@ -28,10 +29,11 @@ function changes(input, output) {
   };
   for (const ch of output) {
     const isBase = !MARK_OR_SPACE.test(ch);
-    while (isBase && i < src.length && src[i] !== ch && MARK_OR_SPACE.test(src[i])) add(src[i++], "del");
-    if (i < src.length && src[i] === ch) { add(ch, "same"); i++; }
-    else if (i < src.length && src[i].toLowerCase() === ch.toLowerCase()) { add(ch, "case"); i++; }
-    else add(ch, "ins");
+    let j = i;
+    while (j < src.length && src[j] !== ch && MARK_OR_SPACE.test(src[j])) j++;
+    if (j === src.length || (!isBase && src[j] !== ch)) { add(ch, "ins"); continue; }
+    while (i < j) add(src[i++], "del");
+    add(ch, src[i++] === ch ? "same" : "case");
   }
   while (i < src.length) add(src[i++], "del");
   return parts;
