@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .batch.command import add_batch
 from .cli_util import (CLIError, Parser, Version, emit as _emit, json_text, lines as _lines, run_main,
                        threads)
 
@@ -384,7 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     from .serve.command import add_serve
 
-    for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_tune, add_packs, add_serve):
+    for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_tune, add_batch, add_packs, add_serve):
         add(sub)
     return parser
 
