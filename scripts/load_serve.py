@@ -76,7 +76,8 @@ def tree_rss_mb(pid: int) -> float:
     return total
 
 
-async def fix_phase(url: str, docs: list[str], requests: int, concurrency: int, max_seconds: float) -> tuple[dict, list]:
+async def fix_phase(url: str, docs: list[str], requests: int, concurrency: int,
+                    max_seconds: float) -> tuple[dict, list]:
     """``requests`` POSTs by ``concurrency`` workers; returns the row and (doc index, answer) pairs to check."""
     latencies, errors, answers, issued = [], [], [], 0
     deadline = time.monotonic() + max_seconds
@@ -168,7 +169,8 @@ def main() -> None:
     from charrestore import Restorer
 
     docs = texts(100, args.words)
-    report = {"settings": {**vars(args), "host": "127.0.0.1", "cores": os.cpu_count(), "python": platform.python_version(),
+    report = {"settings": {**vars(args), "host": "127.0.0.1", "cores": os.cpu_count(),
+                           "python": platform.python_version(),
                            **{p: version(p) for p in ("charrestore", "fastapi", "uvicorn", "onnxruntime")},
                            "loadavg_at_start": os.getloadavg()}, "runs": []}
     answers = []
@@ -182,7 +184,8 @@ def main() -> None:
         for row, got in zip(run["fix"], fixed):
             row["wrong_answers"] = sum(text != expected[k] for k, text in got)
         for row, finals in zip(run["streams"], streamed):
-            row["wrong_answers"] = sum(got is not None and got != offline(restorer, doc) for doc, got in zip(docs, finals))
+            row["wrong_answers"] = sum(got is not None and got != offline(restorer, doc)
+                                       for doc, got in zip(docs, finals))
     report["settings"]["loadavg_at_end"] = os.getloadavg()
     text = json.dumps(report, indent=2)
     if args.out:

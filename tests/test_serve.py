@@ -296,6 +296,48 @@ def test_a_vanished_client_is_dropped(server, http):
     assert code == 1000 and answers[-1]["done"]
 
 
+def test_idle_streams_are_closed_and_extra_streams_refused():
+    """create_app in this process, with small stream limits: one stream at a time, 1 s of silence."""
+    for name in ("fastapi", "uvicorn", "websockets"):
+        pytest.importorskip(name)
+    import threading
+
+    import uvicorn
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from charrestore.serve.app import create_app
+    from charrestore.serve.websocket import StreamLimits
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    url = f"ws://127.0.0.1:{sock.getsockname()[1]}/v1/stream"
+    server = uvicorn.Server(uvicorn.Config(create_app("ja", stream=StreamLimits(idle=1.0, max_streams=1)),
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        with connect(url) as first:
+            first.send(json.dumps({"text": "今日 は"}))
+            first.recv(timeout=30)
+            with connect(url) as second:
+                assert "too many streams" in json.loads(second.recv(timeout=10))["error"]
+                with pytest.raises(ConnectionClosed):
+                    second.recv(timeout=10)
+                assert second.close_code == 1013
+            assert "no message" in json.loads(first.recv(timeout=10))["error"]
+            with pytest.raises(ConnectionClosed):
+                first.recv(timeout=10)
+            assert first.close_code == 1008
+    finally:
+        server.should_exit = True
+        thread.join(20)
+        sock.close()
+
+
 def test_no_request_crashed_the_server(server, http):
     assert http.get("/healthz").json()["status"] == "ok"
     log = server.log.read_text()
@@ -308,13 +350,13 @@ def test_page_in_headless_chromium(server, restorers):
     if not os.access(CHROMIUM, os.X_OK) and not shutil.which("chromium"):
         pytest.skip("chromium is not installed (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
+    executable = CHROMIUM if os.access(CHROMIUM, os.X_OK) else shutil.which("chromium")
     r = restorer(restorers)
     args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM if os.access(CHROMIUM, os.X_OK) else shutil.which("chromium"),
-                                    args=args, headless=True)
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        browser = p.chromium.launch(executable_path=executable, args=args, headless=True)
+        page = browser.new_page(viewport={"width": 1200, "height": 760})
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(server.url + "/")

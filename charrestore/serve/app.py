@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi import FastAPI, HTTPException, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -149,7 +149,6 @@ def create_app(lang: str = "en", *, max_body: int = 1_000_000, max_chars: int = 
     app = FastAPI(title="charrestore", version=__version__, lifespan=lifespan,
                   description="Restores spaces, punctuation and capitalization. The page at / shows it live.")
     app.add_middleware(BodyLimit, max_body=max_body)
-    app.state.restorers = restorers
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request, exc: RequestValidationError):

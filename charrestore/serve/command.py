@@ -18,7 +18,8 @@ def add_serve(sub) -> None:
                     "the OpenAPI docs at /docs and a web page at /. Models load once and are shared; "
                     "inference runs in a pool of --threads threads per worker.",
         epilog="examples:\n  charrestore serve\n  charrestore serve --host 0.0.0.0 --port 9000 --workers 2\n"
-               "  curl -s localhost:8080/v1/fix -H 'content-type: application/json' -d '{\"text\": \"willaichangeourfuture\"}'",
+               "  curl -s localhost:8080/v1/fix -H 'content-type: application/json' \\\n"
+               "       -d '{\"text\": \"willaichangeourfuture\"}'",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8080, help="port (default: 8080)")
@@ -45,7 +46,7 @@ def run_serve(args) -> int:
     try:
         import uvicorn
 
-        from . import app  # noqa: F401  (fails here, not in a worker, when FastAPI is missing)
+        from . import app  # fails here, not in a worker, when FastAPI is missing
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] in SERVE_EXTRA:
             raise CLIError(f"serve needs the [serve] extra ({exc.name} is missing): "
