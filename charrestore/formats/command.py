@@ -12,7 +12,8 @@ def add_file_options(parser) -> None:
     parser.add_argument("-i", "--input", metavar="FILE",
                         help="restore this file as ONE document and write it to -o ('-': stdin); subtitles and "
                              "ASR JSON keep their cues, timings, settings and tags")
-    parser.add_argument("-o", "--output", metavar="FILE", default="-", help="with -i: where to write ('-': stdout, default)")
+    parser.add_argument("-o", "--output", metavar="FILE", default="-",
+                        help="with -i: where to write ('-': stdout, default)")
     parser.add_argument("--format", choices=FORMATS, default="auto",
                         help="with -i: the file's format (default auto: from the extension, else the content)")
     parser.add_argument("--resegment", action="store_true",
