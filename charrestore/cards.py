@@ -11,6 +11,9 @@ import json
 from pathlib import Path
 
 from .paths import models_dir
+from .validate import SchemaError, check_card, check_graph
+
+_loaded: dict[Path, tuple[dict, Path]] = {}  # artifact -> (card, card path): what runtime.session checks a graph against
 
 
 class ModelError(RuntimeError):
@@ -33,15 +36,31 @@ def load_card(lang: str, name: str, root: Path | None = None) -> tuple[dict, Pat
         raise ModelError(f"no model {name!r} for language {lang!r}: {card_path} not found")
     try:
         card = json.loads(card_path.read_text(encoding="utf-8"))
-        artifact = folder / card["file"]
-        expected = card["sha256"]
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, RecursionError) as exc:
         raise ModelError(f"{card_path}: unreadable model card ({exc})") from None
+    try:
+        check_card(card)
+    except SchemaError as exc:
+        raise ModelError(f"{card_path}: {exc}") from None
+    artifact, expected = folder / card["file"], card["sha256"]
     if not artifact.is_file():
         raise ModelError(f"{artifact}: model file missing")
     if sha256_of(artifact) != expected:
         raise ModelError(f"{artifact}: sha256 does not match its card {card_path.name} (corrupt or replaced)")
+    _loaded[artifact.resolve()] = card, card_path
     return card, artifact
+
+
+def check_session(sess, path: Path) -> None:
+    """A new ONNX Runtime session against the card its file was loaded with (if any): its inputs' names and
+    ranks and its outputs' last dimension must be what the runtime feeds and reads."""
+    card, card_path = _loaded.get(Path(path).resolve(), (None, None))
+    if card is None:
+        return
+    try:
+        check_graph(card, sess.get_inputs(), sess.get_outputs())
+    except SchemaError as exc:
+        raise ModelError(f"{path}: does not fit its card {card_path.name}: {exc}") from None
 
 
 def write_card(path: Path, card: dict) -> None:

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from .engines import REGISTRY
 from .paths import languages_dir, models_dir
+from .validate import SchemaError, check_pack
 
 CAPS = "CAPS"
 SPACE = "SPACE"
@@ -70,27 +71,33 @@ class LanguagePack:
         return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
 
 
-def _validate(code: str, data: dict) -> LanguagePack:
-    features = tuple(data.get("features", ()))
+def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
+    """The pack a parsed ``pack.toml`` describes; ``source`` (default: ``pack <code>``) starts every error line."""
+    source = source or f"pack {code}"
+    try:
+        check_pack(data)
+    except SchemaError as exc:
+        raise PackError(f"{source}: {exc}") from None
+    if data.get("code", code) != code:  # the code names the models folder too: it must be the pack's own folder
+        raise PackError(f"{source}: 'code' must be {code!r}, the name of the pack's folder")
+    features = tuple(data["features"])
     if not features or len(set(features)) != len(features):
-        raise PackError(f"pack {code}: 'features' must be a non-empty list without repeats")
+        raise PackError(f"{source}: 'features' must be a non-empty list without repeats")
     if CAPS in features and not data.get("cased", False):
-        raise PackError(f"pack {code}: CAPS needs cased = true")
+        raise PackError(f"{source}: CAPS needs cased = true")
     marks = [f for f in features if f not in (CAPS, SPACE)]
-    if any(len(m) != 1 for m in marks):
-        raise PackError(f"pack {code}: marks must be single characters, got {marks}")
     targets = set(marks) | ({" "} if SPACE in features else set())
     for table in ("map", "map_between_words"):
         for src, target in data.get(table, {}).items():
             if not set(target) <= targets:
-                raise PackError(f"pack {code}: [{table}] maps {src!r} onto {target!r}, not a mark of the pack")
+                raise PackError(f"{source}: [{table}] maps {src!r} onto {target!r}, not a mark of the pack")
     engine = data.get("engine", "char")
     if engine not in REGISTRY:
-        raise PackError(f"pack {code}: engine must be one of {', '.join(REGISTRY)}, not {engine!r}")
+        raise PackError(f"{source}: engine must be one of {', '.join(REGISTRY)}, not {engine!r}")
     if engine == "pipeline" and "token" not in data.get("models", {}):
-        raise PackError(f"pack {code}: engine = 'pipeline' needs a token model in [models]")
+        raise PackError(f"{source}: engine = 'pipeline' needs a token model in [models]")
     return LanguagePack(
-        code=data.get("code", code),
+        code=code,
         name=data.get("name", code),
         features=features,
         cased=bool(data.get("cased", False)),
@@ -120,7 +127,9 @@ def load_pack(code: str) -> LanguagePack:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise PackError(f"{path}: {exc}") from None
-    return _validate(code, data)
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise PackError(f"{path}: nested too deeply to be a language pack") from None
+    return _validate(code, data, str(path))
 
 
 def available_packs() -> list[str]:

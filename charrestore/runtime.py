@@ -1,4 +1,5 @@
-"""ONNX Runtime sessions: created once per (model file, thread count) and shared by every call."""
+"""ONNX Runtime sessions: created once per (model file, thread count), checked against the model's card, and
+shared by every call."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+
+from .cards import ModelError, check_session
 
 
 @lru_cache(maxsize=16)
@@ -19,11 +22,11 @@ def session(path: Path, threads: int = 1):
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.log_severity_level = 3
     try:
-        return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+        sess = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types for bad files
-        from .cards import ModelError
-
         raise ModelError(f"{path}: cannot load ONNX model ({str(exc).splitlines()[0]})") from None
+    check_session(sess, path)  # a graph that does not fit its card fails here, not mid-run
+    return sess
 
 
 def run(sess, ids: np.ndarray) -> np.ndarray:

@@ -1,12 +1,14 @@
 """Issue #22, the items that need no new model: exact bytes, stderr, digit runs, marks before a combining mark,
 U+0345, validated packs and cards, and the edges of the CLI. CLI tests run the shipped models in a subprocess."""
 
+import hashlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -176,3 +178,107 @@ def test_sigint_at_end_of_input_never_gives_a_traceback(delay):
     proc.stdin = None  # closed: communicate must not flush it
     code, err = _interrupt(proc, delay)
     assert code in (0, 130) and b"Traceback" not in err, (code, err)
+
+
+# --- 8. validated packs and cards, every model loaded at start ------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def data_root(tmp_path, pack: str | None = None, card: dict | None = None, files: dict | None = None) -> dict:
+    """A CHARRESTORE_DATA folder: the shipped packs and en models (linked), ``pack`` as languages/xx/pack.toml,
+    ``card`` merged into models/en/char.json, ``files`` (name -> bytes) replacing files of models/en."""
+    (tmp_path / "languages").mkdir()
+    for lang in ("en", "ja", "gu"):
+        (tmp_path / "languages" / lang).symlink_to(ROOT / "languages" / lang)
+    if pack is not None:
+        (tmp_path / "languages" / "xx").mkdir()
+        (tmp_path / "languages" / "xx" / "pack.toml").write_text(pack, encoding="utf-8")
+    models = tmp_path / "models" / "en"
+    models.mkdir(parents=True)
+    for f in (ROOT / "models" / "en").iterdir():
+        (models / f.name).symlink_to(f)
+    for name, data in (files or {}).items():
+        (models / name).unlink()
+        (models / name).write_bytes(data)
+    if card is not None:
+        merged = {**json.loads((ROOT / "models" / "en" / "char.json").read_text(encoding="utf-8")), **card}
+        (models / "char.json").unlink()
+        (models / "char.json").write_text(json.dumps({k: v for k, v in merged.items() if v is not None}))
+    return {**os.environ, "CHARRESTORE_DATA": str(tmp_path)}
+
+
+def one_line_error(res, *words):
+    err = res.stderr.decode()
+    assert res.returncode == 1 and res.stdout == b"", (res.returncode, err)
+    assert len(err.splitlines()) == 1 and err.startswith("charrestore: error:"), err
+    assert "unexpected" not in err and all(w in err for w in words), err
+
+
+PACK = '[models]\nchar = "char"\n'
+
+
+@pytest.mark.parametrize("pack, words", [
+    ('features = "CAPS"\ncased = true\n' + PACK, ("'features'", "list")),
+    ('features = ["CAPS", "x"]\ncased = true\n' + PACK, ("'features'", "'x'")),
+    ('features = ["CAPS", "."]\ncased = "yes"\n' + PACK, ("'cased'",)),
+    ('features = ["."]\nfeatures_typo = 1\n' + PACK, ("'features_typo'",)),
+    ('features = ["."]\n[models]\nchar = "../../etc/char"\n', ("'models'", "../../etc/char")),
+    ('features = ["."]\n[models]\nchar = "sub/char"\n', ("'models'",)),
+    ('features = ["."]\n[map]\n"!" = 1\n' + PACK, ("'map'",)),
+    ("features = ['.']\ndeep = " + "[" * 5000 + "]" * 5000 + "\n" + PACK, ("nested",)),
+    ("features = ['.']\ndeep = " + "[" * 50 + "]" * 50 + "\n" + PACK, ("nested",)),
+])
+def test_a_damaged_pack_is_a_one_line_error_naming_the_file_and_field(tmp_path, pack, words):
+    res = cli("fix", "--lang", "xx", "hello", env=data_root(tmp_path, pack=pack))
+    one_line_error(res, "pack.toml", *words)
+
+
+@pytest.mark.parametrize("card, words", [
+    ({"vocab": None}, ("'vocab'", "missing")),
+    ({"window": "400"}, ("'window'", "whole number")),
+    ({"features": "CAPS"}, ("'features'",)),
+    ({"bias": {"CAPS": "high"}}, ("'bias'",)),
+    ({"file": "../en/char.onnx"}, ("'file'",)),
+    ({"sha256": 5}, ("'sha256'",)),
+    ({"overlap": 500}, ("'overlap'",)),
+    ({"kind": None}, ("'kind'",)),
+])
+def test_a_damaged_card_is_a_one_line_error_naming_the_file_and_field(tmp_path, card, words):
+    res = cli("fix", "--engine", "char", "hello", env=data_root(tmp_path, card=card))
+    one_line_error(res, "char.json", *words)
+
+
+def test_a_deeply_nested_card_is_a_one_line_error(tmp_path):
+    env = data_root(tmp_path)
+    (tmp_path / "models" / "en" / "char.json").unlink()
+    (tmp_path / "models" / "en" / "char.json").write_text("[" * 100000 + "]" * 100000)
+    one_line_error(cli("fix", "--engine", "char", "hello", env=env), "char.json")
+
+
+def test_a_swapped_model_with_a_matching_sha256_is_a_clear_error(tmp_path):
+    """ja's char model (8 classes) in place of en's (32), its sha256 copied into the card."""
+    swapped = (ROOT / "models" / "ja" / "char.onnx").read_bytes()
+    env = data_root(tmp_path, card={"sha256": hashlib.sha256(swapped).hexdigest()}, files={"char.onnx": swapped})
+    one_line_error(cli("fix", "--engine", "char", "hello world", env=env), "char.onnx", "does not fit", "32")
+
+
+def test_a_swapped_token_model_is_a_clear_error(tmp_path):
+    swapped = (ROOT / "models" / "en" / "char.onnx").read_bytes()
+    env = data_root(tmp_path, files={"token.onnx": swapped})
+    token = json.loads((ROOT / "models" / "en" / "token.json").read_text(encoding="utf-8"))
+    token["sha256"] = hashlib.sha256(swapped).hexdigest()
+    (tmp_path / "models" / "en" / "token.json").unlink()
+    (tmp_path / "models" / "en" / "token.json").write_text(json.dumps(token))
+    one_line_error(cli("fix", "--engine", "pipeline", "hello world", env=env), "token.onnx", "does not fit")
+
+
+def test_a_bad_nb_model_fails_before_any_line_is_printed(tmp_path):
+    env = data_root(tmp_path, files={"nb.tsv.gz": b"not the counts"})
+    res = cli("fix", "--engine", "pipeline", stdin=b"hello world\nhelloworld\n", env=env)
+    one_line_error(res, "nb.tsv.gz")
+
+
+def test_a_pack_code_other_than_its_folder_is_refused(tmp_path):
+    pack = 'code = "../en"\nfeatures = ["."]\n' + PACK
+    one_line_error(cli("fix", "--lang", "xx", "hello", env=data_root(tmp_path, pack=pack)), "pack.toml", "'code'")
