@@ -1,5 +1,5 @@
 """The export flow that every neural model shares: Keras -> ONNX (tf2onnx) -> checks against Keras -> int8
-(dynamic quantization) -> fp16 Conv storage -> card with the sha256 of the file.
+(dynamic quantization) -> fp16 Conv storage (where the model asks for it) -> card with the sha256 of the file.
 
 The export fails unless ORT fp32 matches Keras within 1e-4 and the int8 argmax agrees with fp32 on at least
 99.5% of dev positions (of each head): a shipped model must be the model that was trained. Several runs that

@@ -197,12 +197,6 @@ def dev_windows(stream, window: int, limit: int):
 
 
 def train(args) -> Path:
-    set_threads(args.threads)
-    import keras
-    import tensorflow as tf
-
-    from .token_model import build_token_model
-
     pack = load_pack(args.lang)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -213,6 +207,12 @@ def train(args) -> Path:
         shutil.copytree(init / "data", out / "data")
     corpora = [parse_corpus_arg(c) for c in args.corpus]
     meta = prepare_data(pack, corpora, args.dev, args.vocab, args.lexicon_min, out)
+
+    set_threads(args.threads)
+    import keras  # only now: a bad argument above fails fast, without TensorFlow's start-up
+    import tensorflow as tf
+
+    from .token_model import build_token_model
     data_dir = out / "data"
     streams = [load_stream(data_dir, s["file"]) for s in meta["sources"]]
     dev_x, dev_y = dev_windows(load_stream(data_dir, "dev"), args.window, args.dev_windows)
