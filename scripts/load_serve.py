@@ -56,24 +56,26 @@ def stats(latencies: list[float]) -> dict:
     return {"p50_ms": pick(0.50), "p90_ms": pick(0.90), "p99_ms": pick(0.99), "max_ms": round(ms[-1], 2)}
 
 
-def tree_rss_mb(pid: int) -> float:
-    """Resident memory of the server and its worker processes (Linux /proc)."""
+def server_usage(pid: int) -> tuple[float, float]:
+    """(resident MB, CPU seconds so far) of the server and its worker processes (Linux /proc). CPU time per
+    request does not depend on what else runs on the machine; latency does."""
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             children.setdefault(int(stat.read_text().rsplit(")", 1)[1].split()[1]), []).append(int(stat.parent.name))
         except (OSError, IndexError, ValueError):
             continue
-    total, todo = 0.0, [pid]
+    rss, cpu, todo = 0.0, 0.0, [pid]
     while todo:
         p = todo.pop()
         todo += children.get(p, [])
         try:
-            with open(f"/proc/{p}/status") as f:
-                total += next(int(line.split()[1]) for line in f if line.startswith("VmRSS")) / 1024
-        except (OSError, StopIteration):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+            rss += int(fields[21]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+        except (OSError, IndexError, ValueError):
             continue
-    return total
+    return rss, cpu
 
 
 async def fix_phase(url: str, docs: list[str], requests: int, concurrency: int,
@@ -204,19 +206,24 @@ def run_server(workers: int, args, docs: list[str]) -> tuple[dict, list, list]:
     run, fixed, streamed = {"workers": workers, "fix": [], "streams": []}, [], []
     try:
         asyncio.run(fix_phase(url, docs, 40, 4, 60))  # warm-up: threads, connections, caches
-        rss_start = tree_rss_mb(proc.pid)
+        rss_start = server_usage(proc.pid)[0]
         for c in args.concurrency:
+            cpu = server_usage(proc.pid)[1]
             row, got = asyncio.run(fix_phase(url, docs, args.requests, c, args.max_seconds))
+            row["server_cpu_ms_per_request"] = round((server_usage(proc.pid)[1] - cpu) * 1000 / row["requests"], 2)
             run["fix"].append(row)
             fixed.append(got)
             print(json.dumps({"workers": workers, **row}), flush=True)
         for rate in args.stream_rates:
+            cpu = server_usage(proc.pid)[1]
             row, finals = asyncio.run(stream_phase(f"ws://127.0.0.1:{port}/v1/stream?lang=en",
                                                    docs[:args.streams], rate, args.max_seconds))
+            row["server_cpu_ms_per_message"] = round((server_usage(proc.pid)[1] - cpu) * 1000
+                                                     / max(1, row["messages"]), 2)
             run["streams"].append(row)
             streamed.append(finals)
             print(json.dumps({"workers": workers, **row}), flush=True)
-        run["server_rss_mb"] = {"after_warmup": round(rss_start, 1), "at_end": round(tree_rss_mb(proc.pid), 1)}
+        run["server_rss_mb"] = {"after_warmup": round(rss_start, 1), "at_end": round(server_usage(proc.pid)[0], 1)}
     finally:
         proc.terminate()
         proc.wait(20)
