@@ -1,4 +1,5 @@
 // The charrestore page: POST /v1/fix with the changes highlighted, and live captions over WS /v1/stream.
+// URLs are relative to the page, so that it also works behind a proxy that serves it under a path prefix.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -58,7 +59,7 @@ async function fix() {
   status.textContent = "…";
   const t0 = performance.now();
   try {
-    const response = await fetch("/v1/fix", {
+    const response = await fetch("v1/fix", {
       method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify({ text: input, ...settings() }),
     });
@@ -84,8 +85,9 @@ function startLive() {
   const { lang, engine } = settings();
   const query = new URLSearchParams({ lang, engine });
   if ($("lookahead").value) query.set("lookahead", $("lookahead").value);
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/v1/stream?${query}`);
+  const url = new URL(`v1/stream?${query}`, location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(url);
   const state = live = { ws, timer: null, sent: 0, answered: 0, ended: false };
   $("final").textContent = "";
   $("provisional").textContent = "";
@@ -132,7 +134,7 @@ function stopLive(quiet) {
 async function loadPacks() {
   const select = $("lang");
   try {
-    const data = await (await fetch("/v1/packs")).json();
+    const data = await (await fetch("v1/packs")).json();
     for (const pack of data.packs) select.add(new Option(`${pack.name} (${pack.code})`, pack.code, false, pack.code === data.default));
   } catch (err) {
     select.add(new Option("en", "en", true, true));
