@@ -47,7 +47,7 @@ fi
 runs=("$main")
 for m in "${members[@]}"; do [ -f "$main-$m/state.json" ] && runs+=("$main-$m"); done
 charrestore export char --run "${runs[@]}" --lang "$lang" --out "models/$lang"
-first=(${evals[0]}); python scripts/tune_char.py --lang "$lang" "${first[@]:1}"
+first=(${evals[0]}); charrestore tune char --lang "$lang" "${first[@]:1}" --write-card
 for e in "${evals[@]}"; do
   set -- $e; name=$1; shift
   python scripts/eval_char.py --lang "$lang" --set "$name" "$@" --card

@@ -50,7 +50,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--camel", default="hard", help="case-change evidence: hard or a log10 bonus (default: hard)")
     parser.add_argument("--digits", default="hard", help="letter/digit evidence: hard or a log10 bonus (default: hard)")
     parser.add_argument("--caps", default="0", help="boundary between two capitals: never or a log10 bonus (default: 0)")
-    parser.add_argument("--tuning", metavar="JSON", help="tuning report (scripts/tune_nb.py --json) to put in the card")
+    parser.add_argument("--tuning", metavar="JSON", help="tuning report (charrestore tune nb --json) to put in the card")
     parser.add_argument("--cache", metavar="DIR",
                         help="keep the raw corpus counts here, keyed by corpus files, sizes and holdout, so that "
                              "variants of one corpus are counted once")
