@@ -80,16 +80,14 @@ def _is_escape(g: str) -> bool:
 
 
 def _held(gs: list[str], i: int) -> bool:
-    """Whether the white space ``gs[i]`` is text rather than a SPACE feature: taking it out would fuse the next
-    grapheme (a lone combining mark) into the previous one, dropping the marks between them, or would let
-    invalid bytes on either side join into a character the input never had."""
+    """Whether the space or mark ``gs[i]`` is text rather than a feature. Beside an invalid byte, everything is
+    text: taking a space or mark out could join the bytes around it into a character the input never had. White
+    space before a lone combining mark is text too: taking it out would fuse the mark into the grapheme before
+    it, and the marks between them would be lost."""
     nxt = gs[i + 1] if i + 1 < len(gs) else ""
-    return _is_escape(nxt) or (i > 0 and _is_escape(gs[i - 1])) or (nxt != "" and _glues_left(nxt))
-
-
-def _spaced(g: str) -> bool:
-    """A grapheme next to which no space is rendered: white space kept as text, or an invalid byte."""
-    return g[:1].isspace() or _is_escape(g)
+    if _is_escape(nxt) or (i > 0 and _is_escape(gs[i - 1])):
+        return True
+    return gs[i].isspace() and nxt != "" and _glues_left(nxt)
 
 
 def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[str], np.ndarray]:
@@ -99,8 +97,8 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     before the first base grapheme are dropped. With ``apply_map`` the pack's mapping of other
     punctuation is applied (reading references and training text); without it, only the
     pack's own marks and spaces are taken off (reading user input: nothing else is touched).
-    White space before a lone combining mark or next to an invalid byte stays a base grapheme:
-    it keeps the marks before the combining mark, and the bytes apart (``_held``).
+    Spaces and marks next to an invalid byte, and white space before a lone combining mark, stay
+    base graphemes (``_held``): the bytes keep their neighbours, and the marks before the combining mark stay.
     """
     gs = graphemes(unicodedata.normalize(pack.normalization, text))
     bits = {f: pack.bit(f) for f in pack.marks}
@@ -112,7 +110,7 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     for i, g in enumerate(gs):
         target = None
         if space_bit and g.isspace():
-            target = None if _held(gs, i) else " "
+            target = " "
         elif g in bits:
             target = g
         elif apply_map:
@@ -120,7 +118,7 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
             if target is None and g in pack.map_between_words:
                 inside = 0 < i < len(gs) - 1 and _is_word_char(gs[i - 1]) and _is_word_char(gs[i + 1])
                 target = None if inside else pack.map_between_words[g]
-        if target is None:
+        if target is None or _held(gs, i):
             if caps_bit:
                 g, upper = case_split(g)
                 classes.append(caps_bit if upper else 0)
@@ -168,8 +166,8 @@ def render(base: list[str], classes, pack: LanguagePack) -> str:
 
     A mark or space that would fuse into a neighbouring grapheme cluster is left out, so the
     output always splits back into the same base graphemes. The output is in the pack's
-    normalization form. A run of invalid bytes takes nothing inside it, and no space is rendered
-    next to one or next to white space that the input holds as text (see ``parse``).
+    normalization form. Nothing is rendered next to an invalid byte (it keeps its neighbours), and
+    no space next to white space that the input holds as text (see ``parse``).
     """
     caps_bit, space_bit = pack.bit(CAPS), pack.bit(SPACE)
     marks = [(pack.bit(m), m) for m in pack.marks]
@@ -182,10 +180,10 @@ def render(base: list[str], classes, pack: LanguagePack) -> str:
             g = _upper(g) or g
         out.append(g)
         nxt = base[i + 1] if i < last else ""
-        if not c & after_mask or _glues_right(g) or (nxt and _glues_left(nxt)) or (_is_escape(g) and _is_escape(nxt)):
+        if not c & after_mask or _glues_right(g) or (nxt and _glues_left(nxt)) or _is_escape(g) or _is_escape(nxt):
             continue
         out.extend(m for b, m in marks if c & b)
-        if c & space_bit and nxt and not (_spaced(g) or _spaced(nxt)):
+        if c & space_bit and nxt and not (g[:1].isspace() or nxt[:1].isspace()):
             out.append(" ")
     return unicodedata.normalize(pack.normalization, "".join(out))
 

@@ -36,13 +36,28 @@ def test_invalid_bytes_never_join_into_a_new_character(engine):
     assert res.stdout.count(b"\n") == 1
 
 
-def test_invalid_byte_runs_are_opaque_when_rendered():
+def test_invalid_bytes_keep_their_neighbours():
     en = load_pack("en")
     base, _ = parse("a\udce2\udc82\udcacb", en, apply_map=False)
     every = np.full(len(base), en.n_classes - 1)  # every mark and a space after every grapheme
-    out = render(base, every, en)
-    assert "\udce2\udc82\udcac" in out  # nothing inside the run
-    assert " \udce2" not in out and "\udcac " not in out  # no space beside it
+    assert "A\udce2\udc82\udcacB" in render(base, every, en)  # nothing inside the run, nothing beside it
+    for text in ("c\udce2?\udc82\udcac", "c\udce2 \udc82\udcac", "c\udce2.\udc82"):  # a given mark or space
+        base, classes = parse(text, en, apply_map=False)  # between invalid bytes is text: never removed
+        assert render(base, classes & ~en.mark_bits, en).lower() == text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("spaces", ("auto", "keep", "restore"))
+def test_restored_bytes_are_the_input_bytes_plus_features(engine, spaces):
+    """Random byte strings as the CLI reads them: the output's bytes decode to the same text (no join)."""
+    rng = np.random.default_rng(22)
+    pieces = [b"a", b"b", b" ", b",", b".", b"?", b"5", b"\t", b"\xcc\x81", b"\xe2", b"\x82", b"\xac", b"\xc3", b"\xa9"]
+    restorer, en = Restorer(lang="en", engine=engine, spaces=spaces), load_pack("en")
+    for _ in range(150):
+        text = b"".join(rng.choice(pieces, rng.integers(1, 16))).decode("utf-8", "surrogateescape")
+        out = restorer(text)
+        assert out.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape") == out, (text, out)
+        assert base_text(out, en) == base_text(text, en), (text, out)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
