@@ -144,9 +144,9 @@ def _dispatch(build_parser, argv) -> int:
         except (OSError, ValueError):
             pass
         return 0
-    except (CLIError, PackError, ModelError, OSError, ValueError) as exc:
-        return err(str(exc) or exc.__class__.__name__, 1)
-    except Exception as exc:  # last resort: one line, never a traceback
+    except Exception as exc:
         if _ctrl_c["seen"]:  # an extension module turned the Ctrl-C into its own error (onnxruntime: ImportError)
             return INTERRUPTED
-        return err(f"unexpected {exc.__class__.__name__}: {exc}", 1)
+        if isinstance(exc, (CLIError, PackError, ModelError, OSError, ValueError)):
+            return err(str(exc) or exc.__class__.__name__, 1)
+        return err(f"unexpected {exc.__class__.__name__}: {exc}", 1)  # last resort: one line, never a traceback
