@@ -8,7 +8,7 @@ written as SRT, WebVTT and Whisper JSON in a temp dir. Each file goes through ``
 (``charrestore fix --spaces keep``, one talk per line) and, for contrast, each cue restored on its own.
 Every timing line / start-end pair must come back unchanged and no character may be lost.
 
-    python scripts/eval_formats.py --talks 10            # ted_dev + ted_extra (talks no model was trained or tuned on)
+    python scripts/eval_formats.py --talks 10   # both engines; ted_dev, and ted_extra (no model trained or tuned on it)
 
 Writes reports/eval_formats_en.json and prints a table.
 """
@@ -172,23 +172,24 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sets", nargs="+", choices=sorted(SETS), default=sorted(SETS))
     p.add_argument("--talks", type=int, default=10, help="talks per set (a seeded random subset)")
-    p.add_argument("--engine", default="auto")
+    p.add_argument("--engines", nargs="+", choices=("pipeline", "char"), default=["pipeline", "char"])
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=str(ROOT / "reports" / "eval_formats_en.json"))
     args = p.parse_args()
     pack = load_pack("en")
-    report = {"command": "python scripts/eval_formats.py " + " ".join(sys.argv[1:]), "engine": args.engine,
-              "seed": args.seed, "level": "char, spaces kept (ALL: micro F over CAPS . , ? SPACE as charrestore eval "
+    report = {"command": "python scripts/eval_formats.py " + " ".join(sys.argv[1:]), "seed": args.seed,
+              "level": "char, spaces kept (ALL: micro F over CAPS . , ? SPACE as charrestore eval "
               "--level char; ALL_without_SPACE: over CAPS . , ?, since kept spaces are always right)",
               "note": "subtitle and JSON readers keep tokens without a letter or digit (a '♫' music mark, a '-') "
                       "as they are and do not send them to the model, where plain text sends them as words; "
-                      "lost = talks whose shown text lost or changed a character", "sets": {}}
+                      "lost = talks whose shown text lost or changed a character", "engines": {}}
     with tempfile.TemporaryDirectory() as tmp:
-        for name in args.sets:
-            report["sets"][name] = run_set(name, SETS[name], args.talks, args.engine, args.seed, Path(tmp), pack)
+        for engine in args.engines:
+            report["engines"][engine] = {name: run_set(name, SETS[name], args.talks, engine, args.seed, Path(tmp), pack)
+                                         for name in args.sets}
     Path(args.out).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    for name, res in report["sets"].items():
-        print(f"\n{name}: {res['talks']} talks, {res['words']} words, {res['cues']} cues")
+    for engine, name, res in ((e, n, r) for e, sets in report["engines"].items() for n, r in sets.items()):
+        print(f"\n{engine} engine, {name}: {res['talks']} talks, {res['words']} words, {res['cues']} cues")
         print(f"{'input':<34}{'ALL F':>7}{'Δ plain':>9}{'no SPACE':>9}"
               + "".join(f"{f:>7}" for f in ("CAPS", ".", ",", "?")) + "  timings  lost")
         for row, s in res["rows"].items():

@@ -255,3 +255,25 @@ def test_resegment_cuts_long_sentences():
 def test_resegment_needs_subtitles(restorers):
     with pytest.raises(ValueError, match="SRT or VTT"):
         restore_file(fixture("vosk.json"), "vosk-json", restorers["pipeline"], resegment=True)
+
+
+def test_words_with_marks_keep_them(restorers):
+    words = [{"word": f" {w}", "start": i * 0.3, "end": i * 0.3 + 0.3}
+             for i, w in enumerate("hello, world how are you".split())]
+    data = {"segments": [{"start": 0, "end": 1.5, "text": " hello, world how are you", "words": words}]}
+    out = json.loads(restore_file(json.dumps(data), "whisper-json", restorers["pipeline"]))
+    assert out["segments"][0]["words"][0]["word"] == " Hello,"
+
+
+def test_unspaced_text_file_gets_its_spaces(restorers):
+    assert restore_file("willaichangeourfuture\n", "text", restorers["pipeline"]) == "Will AI change our future?\n"
+
+
+def test_a_language_without_spaces():
+    restorer = Restorer(lang="ja", engine="char")
+    text = ("1\n00:00:01,000 --> 00:00:03,000\n今日は雨が降っていますか\n\n"
+            "2\n00:00:03,000 --> 00:00:05,000\n明日は晴れるでしょう\n")
+    out = restore_file(text, "srt", restorer)
+    assert [w.text for w in read(out, "srt").words] == restorer.engine.restore_words(
+        ["今日は雨が降っていますか", "明日は晴れるでしょう"])
+    assert literals(read(out, "srt")) == literals(read(text, "srt"))
