@@ -36,6 +36,21 @@ def test_serve_without_the_extra_is_one_line_naming_it():
     assert result.stderr.count("\n") == 1 and "[serve]" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("args,message", [(["--lang", "xx"], "no language pack 'xx'"),
+                                          (["--workers", "0"], "--workers and --threads must be at least 1"),
+                                          (["--port", "BUSY"], "cannot listen on 127.0.0.1:")])
+def test_serve_errors_are_one_line(args, message):
+    for name in ("fastapi", "uvicorn"):
+        pytest.importorskip(name)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        args = [str(busy.getsockname()[1]) if a == "BUSY" else a for a in args]
+        result = subprocess.run([sys.executable, "-m", "charrestore", "serve", *args], capture_output=True, text=True,
+                                timeout=60)
+    assert result.returncode == 1 and result.stderr.count("\n") == 1 and message in result.stderr
+
+
 class Server:
     def __init__(self, url: str, log: Path):
         self.url, self.ws, self.log = url, url.replace("http", "ws", 1), log
