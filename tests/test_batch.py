@@ -183,6 +183,14 @@ def test_local_runner_imports_neither_tensorflow_nor_ray(tmp_path, fixed):
     assert (tmp_path / "out.txt").read_bytes() == _expected(fixed, LINES[:10])
 
 
+def test_pyarrow_missing_is_one_line_naming_the_extra(tmp_path, capsys, monkeypatch):
+    (tmp_path / "in.parquet").write_bytes(b"PAR1")
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    assert _batch(tmp_path / "in.parquet", "-o", tmp_path / "o.parquet") == 1
+    assert "pip install 'charrestore[batch]'" in capsys.readouterr().err
+
+
 def test_ray_missing_is_one_line_naming_the_extra(tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
     assert _batch(_txt(tmp_path / "in.txt", [b"x"]), "-o", tmp_path / "o.txt", "--runner", "ray") == 1

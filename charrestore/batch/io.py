@@ -106,9 +106,10 @@ def _parquet():
 
 def check_parquet(source: Source, text_field: str) -> None:
     """A Parquet input must have a string column to restore (a one-line error before any work)."""
+    pq = _parquet()  # first: without pyarrow, the one-line error naming the extra
     import pyarrow as pa
 
-    schema = _parquet().read_schema(source.path)
+    schema = pq.read_schema(source.path)
     if text_field not in schema.names:
         raise ValueError(f"{source.path}: no column {text_field!r} (give --text-field)")
     kind = schema.field(text_field).type

@@ -23,11 +23,11 @@ def _units(plan, pending) -> list[dict]:
         source = plan.sources[shard.file]
         spec = [shard.index, shard.spec.start, shard.spec.stop, shard.spec.count]
         if source.gz and units and units[-1]["file"] == shard.file:
-            units[-1]["specs"] = json.dumps(json.loads(units[-1]["specs"]) + [spec])
-            continue
-        units.append({"file": shard.file, "path": str(source.path), "kind": source.kind, "gz": source.gz,
-                      "name": source.name, "specs": json.dumps([spec])})
-    return units
+            units[-1]["specs"].append(spec)
+        else:
+            units.append({"file": shard.file, "path": str(source.path), "kind": source.kind, "gz": source.gz,
+                          "name": source.name, "specs": [spec]})
+    return [{**unit, "specs": json.dumps(unit["specs"])} for unit in units]
 
 
 class RestoreActor:
