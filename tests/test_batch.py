@@ -82,6 +82,12 @@ def test_folder_of_gzip_jsonl_and_txt_mirrors_names(tmp_path, fixed):
     assert sorted(p.name for p in (tmp_path / "out").rglob("*") if p.is_file()) == ["a.txt.gz", "b.txt", "empty.txt"]
 
 
+def test_one_file_into_an_existing_folder_keeps_its_name(tmp_path, fixed):
+    (tmp_path / "out").mkdir()
+    assert _batch(_txt(tmp_path / "in.txt", LINES[:5]), "-o", tmp_path / "out") == 0
+    assert (tmp_path / "out" / "in.txt").read_bytes() == _expected(fixed, LINES[:5])
+
+
 def _records(lines) -> list[bytes]:
     """JSONL input: a record per text line with other fields, and every kind of bad line in between."""
     records = [json.dumps({"id": i, "text": line.decode(), "meta": {"k": [i]}}).encode()

@@ -16,7 +16,8 @@ def add_batch(sub) -> None:
         "batch", help="restore whole files or folders (txt, jsonl, parquet), resumable, locally or on Ray",
         description="Restore every document of the input files with the settings of 'fix'. A .txt gives a .txt with "
                     "exactly one line per input line, in order, equal to 'charrestore fix < file'; a JSONL or Parquet "
-                    "record keeps every field and gains --output-field (and 'error' when it had no text). Gzipped "
+                    "record keeps every field and gains --output-field, and 'error' (a JSONL record without text or a bad "
+                    "line gets one; Parquet gets the column, null where fine). Gzipped "
                     "text (.txt.gz, .jsonl.gz) is read too. Work is written as shards with a manifest in "
                     "OUTPUT.parts/: rerunning the same command skips the finished shards.",
         epilog="examples:\n  charrestore batch asr.txt --output asr.restored.txt\n"

@@ -34,6 +34,7 @@ class Plan:
     """Every input file cut into shards, and the output path of each file."""
 
     def __init__(self, sources: list[io.Source], single: bool, output: Path, shard_size: int):
+        single = single and not output.is_dir()  # one file into an existing folder keeps its name there
         self.sources, self.single, self.output = sources, single, output
         if single and io.kind_of(output) and io.kind_of(output)[0] != sources[0].kind:
             raise ValueError(f"{output}: a {sources[0].kind} input gives a {sources[0].kind} output")
