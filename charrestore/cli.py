@@ -13,6 +13,7 @@ import sys
 from .batch.command import add_batch
 from .cli_util import (CLIError, Parser, Version, emit as _emit, json_text, lines as _lines, run_main,
                        threads)
+from .hashtag_command import HASHTAGS_HELP, add_hashtag
 
 
 # --- packs -------------------------------------------------------------------------------
@@ -61,6 +62,7 @@ def add_fix(sub) -> None:
     p.add_argument("--threads", type=threads, default=1,
                    help="ONNX Runtime threads, at most this machine's cores (default: 1)")
     p.add_argument("--batch-size", type=int, default=32, help="windows per model call (default: 32)")
+    p.add_argument("--hashtags", choices=("camel", "split", "keep"), default="camel", help=HASHTAGS_HELP)
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--stream", action="store_true",
                    help="live: read stdin as it arrives (e.g. an ASR piped in) and print each word once it is final; "
@@ -79,7 +81,7 @@ def run_fix(args) -> int:
     from .restorer import Restorer, RestorerConfig
 
     restorer = Restorer(RestorerConfig(lang=args.lang, engine=args.engine, spaces=args.spaces, segmenter=args.segmenter,
-                                       threads=args.threads, batch_size=args.batch_size))
+                                       threads=args.threads, batch_size=args.batch_size, hashtags=args.hashtags))
     segmenter = getattr(restorer.engine, "segmenter", None)
     if callable(segmenter) and args.spaces != "keep":  # loaded lazily by the pipeline: a bad file fails before any output
         segmenter()
@@ -385,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     from .serve.command import add_serve
 
-    for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_tune, add_batch, add_packs, add_serve):
+    for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_tune, add_batch, add_packs, add_serve, add_hashtag):
         add(sub)
     return parser
 

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from .engines import REGISTRY, engine_class
 from .engines.base import SPACES_MODES, EngineOptions
+from .hashtags import HASHTAG_MODES
 from .packs import load_pack
 
 SEGMENTERS = ("auto", "nb", "none")
@@ -25,6 +26,7 @@ class RestorerConfig:
     engine: str = "auto"  # char | pipeline | auto: the pack's choice (its ``engine`` key, measured on dev)
     spaces: str = "auto"  # auto | keep | restore
     segmenter: str = "auto"  # char engine, unspaced input: NB spaces (nb), the model's (none), or as the card says (auto)
+    hashtags: str = "camel"  # camel: #ThrowbackThursday | split: prose words, the "#" dropped | keep: as given
     threads: int = 1
     batch_size: int = 32
     models_dir: str | None = None  # default: the shipped models/
@@ -41,6 +43,8 @@ class Restorer:
             raise ValueError(f"engine must be one of auto, {', '.join(REGISTRY)}, not {config.engine!r}")
         if config.segmenter not in SEGMENTERS:
             raise ValueError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {config.segmenter!r}")
+        if config.hashtags not in HASHTAG_MODES:
+            raise ValueError(f"hashtags must be one of {', '.join(HASHTAG_MODES)}, not {config.hashtags!r}")
         if config.threads < 1 or config.batch_size < 1:
             raise ValueError("threads and batch_size must be at least 1")
         self.pack = load_pack(config.lang)
@@ -52,7 +56,7 @@ class Restorer:
         self.engine = engine_class(config.engine).load(self.pack, models_dir, options)
 
     def __call__(self, text: str) -> str:
-        return self.engine.restore_one(text, self.config.spaces)
+        return self.engine.restore_one(text, self.config.spaces, self.config.hashtags)
 
     restore = __call__
 
@@ -66,7 +70,7 @@ class Restorer:
 
     def restore_many(self, texts: Sequence[str]) -> list[str]:
         """Several documents, each restored on its own (the same output as one call each)."""
-        return self.engine.restore(texts, self.config.spaces)
+        return self.engine.restore(texts, self.config.spaces, self.config.hashtags)
 
 
 @lru_cache(maxsize=8)

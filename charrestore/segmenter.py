@@ -24,6 +24,7 @@ from bisect import bisect_right
 from collections import deque
 from functools import lru_cache
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 import regex
@@ -135,9 +136,9 @@ class Segmenter:
         logp = self._uni.get(word)
         return self._unk0 - self._unk1 * len(word) if logp is None else logp
 
-    def segment(self, text: str) -> str:
+    def segment(self, text: str, protected: Sequence[tuple[int, int]] = (), forced: Sequence[int] = ()) -> str:
         """``text`` with spaces inserted between words; no other character is changed, added or dropped."""
-        cuts = self.cuts(text)
+        cuts = self.cuts(text, protected, forced)
         if not cuts:
             return text
         parts, last = [], 0
@@ -153,17 +154,24 @@ class Segmenter:
 
     # --- decoding ------------------------------------------------------------------------
 
-    def cuts(self, text: str) -> list[int]:
-        """Positions in ``text`` where a space is to be inserted (ascending); never inside a grapheme cluster."""
+    def cuts(self, text: str, protected: Sequence[tuple[int, int]] = (), forced: Sequence[int] = ()) -> list[int]:
+        """Positions in ``text`` where a space is to be inserted (ascending); never inside a grapheme cluster.
+        ``protected``: character spans that are data (a URL, a number), never cut inside; ``forced``: positions
+        that are cut (a URL glued to a word)."""
+        rules = {k: 1 for a, b in protected for k in range(a + 1, b)}
+        rules.update((k, 2) for k in forced if 0 < k < len(text))
         out, start = [], 0
         while len(text) - start > BLOCK:
             end = start + BLOCK
-            keep = [start + k for k in self._cuts(text[start:end]) if start + k <= end - MARGIN]
+            part = {k - start: v for k, v in rules.items() if start <= k < end} if rules else None
+            keep = [start + k for k in self._cuts(text[start:end], part) if start + k <= end - MARGIN]
             out += keep
             start = keep[-1] if keep else end - MARGIN
-        return out + [start + k for k in self._cuts(text[start:])]
+        part = {k - start: v for k, v in rules.items() if k >= start} if rules else None
+        out += [start + k for k in self._cuts(text[start:], part)]
+        return sorted(set(out).union(k for k, v in rules.items() if v == 2)) if rules else out
 
-    def _cuts(self, text: str) -> list[int]:
+    def _cuts(self, text: str, rules: dict[int, int] | None = None) -> list[int]:
         spans = [m.span() for m in _WORD_RUN.finditer(text)]
         if not spans:
             return []
@@ -202,6 +210,12 @@ class Segmenter:
             pos += e - b
             last = e
         kind[n] = 4
+        if rules:  # text position -> 1: no cut (inside a protected span), 2: a cut; only inside a word run
+            run_starts = [b for b, _ in spans]
+            for k, v in rules.items():
+                r = bisect_right(run_starts, k) - 1
+                if r >= 0 and spans[r][0] < k < spans[r][1] and not (glued and glued[k]):
+                    kind[k - offsets[r]] = 0 if v == 1 else 2
         ends = self._viterbi("".join(pieces), kind, bonus)
         return [k + offsets[bisect_right(s_starts, k) - 1] for k in ends if kind[k] <= 2]
 

@@ -16,8 +16,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ..codec import kept_features, parse, render
-from ..packs import SPACE, LanguagePack
+from ..codec import _upper, case_split, graphemes, kept_features, parse, render
+from ..hashtags import HASHTAG_MODES, forms, split_text
+from ..packs import CAPS, SPACE, LanguagePack
+from ..spans import Protected, base_spans, protect
 
 SPACES_MODES = ("auto", "keep", "restore")
 
@@ -40,6 +42,7 @@ class Engine(ABC):
     """Restores documents; the output depends on the text, the spaces mode and the settings only."""
 
     settings: object  # the engine's frozen decoding settings
+    models_dir: Path | None = None  # where the models came from (the NB segmenter of hashtags is read there too)
 
     def __init__(self, pack: LanguagePack):
         self.pack = pack
@@ -51,10 +54,11 @@ class Engine(ABC):
 
     @abstractmethod
     def classes(self, base: list[str], given: np.ndarray, kept: np.ndarray, keep: bool,
-                end: bool = True) -> tuple[list[str], np.ndarray]:
+                end: bool = True, frozen: Protected | None = None) -> tuple[list[str], np.ndarray]:
         """(base graphemes, class ids) of the restoration of parsed input. ``given``: the input's classes,
         ``kept``: the features restoration keeps, ``keep``: the input's spaces are the word boundaries,
-        ``end``: the input ends the document (its last word takes a sentence-final mark)."""
+        ``end``: the input ends the document (its last word takes a sentence-final mark), ``frozen``: the
+        protected spans, whose graphemes keep their given case and take no space or mark inside."""
 
     @abstractmethod
     def _with_settings(self, settings) -> None:
@@ -67,17 +71,56 @@ class Engine(ABC):
         other._with_settings(other.settings)
         return other
 
-    def restore(self, texts: Sequence[str], spaces: str = "auto") -> list[str]:
+    def restore(self, texts: Sequence[str], spaces: str = "auto", hashtags: str = "camel") -> list[str]:
         """Restored documents, one per input document."""
-        return [self.restore_one(text, spaces) for text in texts]
+        return [self.restore_one(text, spaces, hashtags) for text in texts]
 
-    def restore_one(self, text: str, spaces: str = "auto") -> str:
+    def restore_one(self, text: str, spaces: str = "auto", hashtags: str = "camel") -> str:
+        if hashtags not in HASHTAG_MODES:
+            raise ValueError(f"hashtags must be one of {', '.join(HASHTAG_MODES)}, not {hashtags!r}")
+        if hashtags == "split" and "#" in text:
+            text = split_text(text, self.hashtag_segmenter(), self.pack.normalization)
         base, given = parse(text, self.pack, apply_map=False)
         if not base:
             return ""
         kept = kept_features(text, given, self.pack)
-        base, classes = self.classes(base, given, kept, keeps_spaces(given, spaces, self.pack))
+        given, frozen = self.protected(text, base, given, hashtags == "camel")
+        base, classes = self.classes(base, given, kept, keeps_spaces(given, spaces, self.pack), frozen=frozen)
         return render(base, classes, self.pack)
+
+    def protected(self, text: str, base: list[str], given: np.ndarray, camel: bool):
+        """(given classes, protected spans) of parsed input: with ``camel``, the hashtags' graphemes take the
+        case of their CamelCase form in ``given`` (a protected span keeps its given case)."""
+        spans = base_spans(text, base, self.pack)
+        caps = self.pack.bit(CAPS)
+        tags = [(s, e) for s, e, kind in spans if kind == "hashtag"] if camel and caps else []
+        if tags:
+            given = np.array(given, np.int32)
+            segmenter = self.hashtag_segmenter()
+            shown = ["".join(_upper(g) or g if c & caps else g for g, c in zip(base[s:e], given[s:e])) for s, e in tags]
+            for (s, e), (_, form) in zip(tags, forms(shown, segmenter, self.word_case)):
+                upper = [case_split(g)[1] for g in graphemes(form)]
+                if len(upper) == e - s:
+                    given[s:e] = np.where(upper, given[s:e] | caps, given[s:e] & ~caps)
+        return given, protect(base, spans)
+
+    def hashtag_segmenter(self):
+        """The pack's NB segmenter, which cuts hashtags into words (None: the pack or the models folder has
+        none; a tag then stays one word)."""
+        if "nb" not in self.pack.models:
+            return None
+        from ..cards import ModelError
+        from ..segmenter import Segmenter
+
+        try:
+            return Segmenter.load(self.pack.code, self.models_dir)
+        except ModelError:
+            return None
+
+    def word_case(self, words: list[str]) -> list[str]:
+        """``words`` in the case this engine gives them in context (``nasa mission`` -> ``NASA mission``)."""
+        marks = "".join(self.pack.marks)
+        return [w.rstrip(marks) for w in self.restore_words(words, end=False)]
 
     def restore_words(self, words: Sequence[str], end: bool = True) -> list[str]:
         """Each word restored (its case and the marks after it) with the others as context: what a stream
@@ -97,7 +140,9 @@ class Engine(ABC):
             for i in real:
                 out[i] = self.restore_one(words[i], "keep")
             return out
-        base, classes = self.classes(base, given, kept_features(text, given, self.pack), True, end)
+        kept = kept_features(text, given, self.pack)
+        given, frozen = self.protected(text, base, given, True)
+        base, classes = self.classes(base, given, kept, True, end, frozen)
         classes = classes & ~self.pack.bit(SPACE)
         start = 0
         for i, n in zip(real, lengths):

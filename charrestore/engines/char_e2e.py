@@ -108,7 +108,9 @@ class CharEngine(Engine):
             from ..segmenter import Segmenter
 
             segmenter = Segmenter.load(pack.code, models_dir)
-        return cls(pack, card, path, options, segmenter)
+        engine = cls(pack, card, path, options, segmenter)
+        engine.models_dir = models_dir
+        return engine
 
     def _with_settings(self, settings: CharSettings) -> None:
         self.bias = class_bias(self.pack, settings.bias)
@@ -189,24 +191,24 @@ class CharEngine(Engine):
                 scores[-1] += keep
         return scores
 
-    def encode(self, base: list[str], given: np.ndarray, keep: bool):
+    def encode(self, base: list[str], given: np.ndarray, keep: bool, protected=((), ())):
         """Normalized input: its vocabulary ids, the space states the model reads (the given spaces when
         ``keep``, else unknown), and the states enforced at the argmax (the given spaces, or the segmenter's
-        on unspaced input)."""
+        on unspaced input, which never cuts inside the ``protected`` character spans and cuts at their edges)."""
         states = np.full(len(base), UNKNOWN, np.int32)
         if keep and self.space_bit and base:
             states = np.where(given & self.space_bit, HAS_SPACE, NO_SPACE).astype(np.int32)
             states[-1] = NO_SPACE
             return grapheme_ids(base, self.index), states, states
-        enforce = self.segmented(base) if self.segmenter is not None and self.space_bit and base else states
+        enforce = self.segmented(base, protected) if self.segmenter is not None and self.space_bit and base else states
         return grapheme_ids(base, self.index), states, enforce
 
-    def segmented(self, base: list[str]) -> np.ndarray:
+    def segmented(self, base: list[str], protected=((), ())) -> np.ndarray:
         """The NB segmenter's spaces as states to enforce. The model still reads the unspaced input: its marks and
         case stay as good as without the segmenter, and the spaces come from the (more accurate) word model."""
         ends = np.cumsum([len(g) for g in base])
         cut = np.zeros(ends[-1] + 1, bool)
-        cut[self.segmenter.cuts("".join(base))] = True
+        cut[self.segmenter.cuts("".join(base), *protected)] = True
         states = np.where(cut[ends], HAS_SPACE, NO_SPACE).astype(np.int32)
         states[-1] = NO_SPACE
         return states
@@ -227,15 +229,26 @@ class CharEngine(Engine):
                 cls[i] |= self.caps_bit
         return cls
 
-    def classes(self, base, given, kept, keep, end=True):
+    def classes(self, base, given, kept, keep, end=True, frozen=None):
         """The input's own marks stay as they are ("3.5", "Hello, world"); the model adds marks elsewhere.
-        The capitals of mixed-case input stay too ("McDonald")."""
-        gids, states, enforce = self.encode(base, given, keep)
+        The capitals of mixed-case input stay too ("McDonald"). A protected span takes no space or mark inside
+        (its states and marks are enforced), keeps its case, and is a word of its own
+        where it is glued to a word or another span."""
+        gids, states, enforce = self.encode(base, given, keep, frozen.for_segmenter(base) if frozen else ((), ()))
         marks = kept & self.mark_bits
-        end_mark = end and self.ends_sentence(base) and not marks[-1]
+        end_mark = end and self.ends_sentence(base) and not marks[-1] and not (frozen and frozen.trailing)
         digits = inside_digits(base) & (given & self.space_bit == 0)  # a given space ends a run: "in 1999, 2000 people"
-        cls = self.decode(gids, states, end_mark, enforce, marks, (marks != 0) | digits)
-        return base, self.sentence_case(base, cls, marks) | (kept & self.caps_bit)
+        fixed = (marks != 0) | digits
+        if frozen is not None:
+            fixed |= frozen.closed
+            if not keep and self.space_bit:
+                enforce = np.where(frozen.joined, NO_SPACE, np.where(frozen.edges, HAS_SPACE, enforce))
+                enforce[-1] = NO_SPACE
+        cls = self.decode(gids, states, end_mark, enforce, marks, fixed)
+        cls = self.sentence_case(base, cls, marks) | (kept & self.caps_bit)
+        if frozen is not None and self.caps_bit:
+            cls = np.where(frozen.inside, (cls & ~self.caps_bit) | (given & self.caps_bit), cls)
+        return base, cls
 
     def ends_sentence(self, base: list[str]) -> bool:
         """Whether the input's last grapheme must take a sentence-final mark (it ends in a letter or digit)."""

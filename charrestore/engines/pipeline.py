@@ -63,11 +63,15 @@ class PipelineEngine(Engine):
             self._segmenter = Segmenter.load(self.pack.code, self.models_dir)
         return self._segmenter
 
-    def classes(self, base, given, kept, keep, end=True):
+    def classes(self, base, given, kept, keep, end=True, frozen=None):
+        """A protected span is one word (the segmenter never cuts inside it) whose case and inner marks stay as
+        given; a word ending a trailing block of tags takes no mark."""
+        own = given
         if not keep:
-            segmented, given = parse(self.segmenter().segment("".join(base)), self.pack, apply_map=False)
+            protected = frozen.for_segmenter(base) if frozen else ((), ())
+            segmented, given = parse(self.segmenter().segment("".join(base), *protected), self.pack, apply_map=False)
             if len(segmented) != len(base):  # a combining sign merged across a removed space: no longer aligned
-                kept = np.zeros(len(segmented), np.int32)
+                kept, frozen = np.zeros(len(segmented), np.int32), None
             base = segmented
         given = given & self.space_bit
         marks, caps = kept & self.mark_bits, kept & self.caps_bit
@@ -78,10 +82,15 @@ class PipelineEngine(Engine):
         forced = self.model.forced_labels(marks[ends - 1], inner)
         if forced[-1] < 0 and not base[-1][0].isalnum():  # an input ending in ":)" or "😂" gets no mark after it
             forced[-1] = self.model.punct_labels.index("O")
+        if frozen is not None:
+            forced = np.where(frozen.closed[ends - 1] & (forced < 0), self.model.punct_labels.index("O"), forced)
         punct, case = self.model.labels(forms, forced, end)
         classes = given | self.model.word_classes(base, spans, punct, case) | marks
         if caps.any():  # a word the input capitalized keeps exactly the input's case
-            own = np.repeat(spans_with(caps, starts, ends), ends - starts)
-            classes = np.where(own, (classes & ~self.caps_bit) | caps, classes)
+            mixed = np.repeat(spans_with(caps, starts, ends), ends - starts)
+            classes = np.where(mixed, (classes & ~self.caps_bit) | caps, classes)
+        if frozen is not None:
+            classes = np.where(frozen.closed, (classes & ~self.mark_bits) | marks, classes)
+            classes = np.where(frozen.inside, (classes & ~self.caps_bit) | (own & self.caps_bit), classes)
         classes[-1] &= ~self.space_bit
         return base, classes.astype(np.int32)

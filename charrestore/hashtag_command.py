@@ -1,0 +1,48 @@
+"""The ``charrestore hashtag`` subcommand (``add_hashtag``/``run_hashtag``, as in cli.py) and the help of
+``fix --hashtags``; light to import, so that ``charrestore --help`` stays fast."""
+
+from __future__ import annotations
+
+import argparse
+
+HASHTAGS_HELP = ("camel: #throwbackthursday -> #ThrowbackThursday, case only (default); split: the tag becomes "
+                 "prose words, 'throwback thursday' (drops the '#': the one change beyond marks, spaces and case); "
+                 "keep: as given. A tag with inner capitals keeps the user's words.")
+
+
+def add_hashtag(sub) -> None:
+    p = sub.add_parser(
+        "hashtag", help="the words and the CamelCase form of hashtags",
+        description="Cut each hashtag into words with the NB segmenter and print, one tag per line, its words and "
+                    "its CamelCase form (what 'fix --hashtags camel' writes), tab-separated. Digits are a word of "
+                    "their own; a tag with inner capitals keeps the user's words and case; acronyms and names take "
+                    "the case the engine's model gives them. With no TAG, read the tags from stdin.",
+        epilog='examples:\n  charrestore hashtag "#throwbackthursday" "#iphone12promax"\n'
+               "  charrestore hashtag < tags.txt",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("tags", nargs="*", metavar="TAG", help="hashtags, with or without '#'; default: stdin")
+    p.add_argument("--lang", default="en", help="language pack (default: en; see 'charrestore packs')")
+    p.add_argument("--engine", choices=("auto", "char", "pipeline"), default="auto",
+                   help="the model that cases acronyms and names (default: the pack's choice)")
+    p.set_defaults(run=run_hashtag)
+
+
+def run_hashtag(args) -> int:
+    import sys
+
+    from .cli_util import CLIError, emit
+    from .hashtags import forms
+    from .restorer import Restorer
+
+    restorer = Restorer(lang=args.lang, engine=args.engine)
+    segmenter = restorer.engine.hashtag_segmenter()
+    if segmenter is None:
+        raise CLIError(f"pack {args.lang!r} has no NB segmenter to cut hashtags with")
+    if args.tags:
+        tags = [t for arg in args.tags for t in arg.split()]
+    else:
+        tags = (t for line in sys.stdin for t in line.split())
+    for tag in tags:
+        words, form = forms([tag], segmenter, restorer.engine.word_case)[0]
+        emit(f"{words}\t{form}")
+    return 0

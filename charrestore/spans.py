@@ -1,0 +1,149 @@
+"""Protected spans of social text: URLs, e-mails, @mentions, #hashtags, $cashtags, numbers, emoji, code.
+
+They are data, not prose: restoration must give them back byte-identical (a changed URL or e-mail address
+is data loss). ``find`` is a regex tokenizer over the text; ``protect`` maps its spans onto the base graphemes
+of ``codec.parse`` and says which graphemes every engine must leave exactly as given.
+
+>>> [(s.kind, s.text) for s in find("mail jo@x.org or see https://x.com/a?b=1. @jane #tbt $1,000")]
+[('email', 'jo@x.org'), ('url', 'https://x.com/a?b=1'), ('mention', '@jane'), ('hashtag', '#tbt'), ('number', '$1,000')]
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import numpy as np
+import regex
+
+from .codec import case_split, graphemes
+from .packs import LanguagePack
+
+_TLD = "com|org|net|edu|gov|mil|int|io|co|ai|app|dev|uk|de|fr|es|nl|ru|jp|cn|au|ca|info|biz|tv|ly|gl|eu|ch|se|xyz"
+_W = r"[\p{L}\p{M}\p{N}_]"
+_SCHEME = r"(?i:https?|ftp)://"
+# A word run of a mention or hashtag ends before a URL scheme glued to it ("@janecheckhttps://...").
+_NAME = rf"{_W}+?(?={_SCHEME}|(?!{_W}))"
+# URL characters, not ending in punctuation that closes the sentence around it.
+_URL_TAIL = r"""[^\s<>"“”]*[^\s<>"“”.,;:!?)\]}'’]"""
+_EXT = "py|js|ts|json|txt|md|csv|tsv|html|css|cpp|hpp|java|rs|go|sh|yml|yaml|toml|pdf|png|jpe?g|gif|zip|exe|log|ipynb"
+_PATTERN = regex.compile(rf"""
+    (?P<email>(?<![\p{{L}}\p{{N}}._%+-])[\p{{L}}\p{{N}}._%+-]+@[\p{{L}}\p{{N}}-]+(?:\.[\p{{L}}\p{{N}}-]+)*\.\p{{L}}{{2,}}(?!{_W}))
+  | (?P<url>(?:{_SCHEME}|(?i:www)\.){_URL_TAIL}
+      | (?<![\p{{L}}\p{{N}}.@/-])(?![\p{{L}}\p{{N}}-]*(?i:www)\.)[\p{{L}}\p{{N}}-]+(?:\.[\p{{L}}\p{{N}}-]+)*\.(?i:{_TLD})(?![\p{{L}}\p{{N}}])
+        (?:[/?#]{_URL_TAIL})?)
+  | (?P<code>(?<![\p{{L}}\p{{N}}])[A-Za-z]\+\+(?![\p{{L}}\p{{N}}+])|(?<![\p{{L}}\p{{N}}])[CFcf]\#(?!{_W})
+      | (?<![\w.])(?:~|\.{{1,2}})?/(?:[\w.-]+/)*[\w.-]*\w | \b[A-Za-z]:\\[^\s]*[^\s.,;:!?)]
+      | (?<!{_W}){_W}+(?:/[\w.-]+)*\.(?:{_EXT})\b | \b\p{{L}}\w*\(\) | \b[\p{{L}}\p{{N}}]+(?:_[\p{{L}}\p{{N}}]+)+\b)
+  | (?P<mention>@{_NAME})
+  | (?P<hashtag>\#{_NAME})
+  | (?P<cashtag>\$[A-Za-z]{{1,6}}(?![\p{{L}}\p{{N}}]))
+  | (?P<number>(?:[$€£¥]|(?<![\p{{L}}\p{{N}}.])[vV](?=\d)|(?<![\p{{N}}.,]))
+      \d+(?:[.,:/]\d+)+(?:%|(?:am|pm|AM|PM|k|K|M|km|kg|MB|GB|mb|gb|x)(?!\p{{L}}))?
+      | (?:[$€£¥]|(?<![\p{{L}}\p{{N}}.,]))\d+(?:%|(?:am|pm|AM|PM|k|K|M|km|kg|MB|GB|mb|gb|x|st|nd|rd|th)(?!\p{{L}}))
+      | [$€£¥]\d+)
+  | (?P<emoji>(?:(?=[\p{{Extended_Pictographic}}\p{{Regional_Indicator}}])\X)+)
+""", regex.VERBOSE)
+_TRIGGER = regex.compile(r"[@#$€£¥.:/\\+_(\d\p{Extended_Pictographic}\p{Regional_Indicator}]")
+_SPACE, _SPACE_BEFORE = regex.compile(r"\s"), regex.compile(r"\s", regex.REVERSE)
+# Kinds that, standing at the end of a post, are no sentence: no mark is forced or added after them.
+TRAILING = frozenset({"url", "mention", "hashtag", "emoji"})
+# Kinds that are words of their own when spaces are restored (an emoji or a number may touch a word: "3pm").
+# Where their letter or digit meets one outside ("checkhttps://..."); "0@0" or "3pm" may be one word.
+_WORDS = frozenset({"url", "email", "code"})
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    kind: str
+    text: str
+
+
+def find(text: str) -> list[Span]:
+    """The protected spans of ``text`` (character offsets), left to right, never overlapping. The pattern runs
+    only over the white-space-delimited chunks that hold a character every span has (it costs microseconds a
+    character; prose and long unspaced text mostly have none)."""
+    out, done = [], 0
+    for t in _TRIGGER.finditer(text):
+        if t.start() < done:
+            continue
+        before = _SPACE_BEFORE.search(text, done, t.start())
+        after = _SPACE.search(text, t.end())
+        start, done = before.end() if before else done, after.start() if after else len(text)
+        out += [Span(m.start(), m.end(), m.lastgroup, m.group()) for m in _PATTERN.finditer(text, start, done)]
+    return out
+
+
+@dataclass(frozen=True)
+class Protected:
+    """Per base grapheme: ``inside`` a span (its case is the given one), ``joined`` (no space after it: every
+    grapheme of a span but the last), ``closed`` (no mark after it but the given ones: the joined ones and the
+    last of a trailing block); ``spans``: (start, end, kind) over the graphemes; ``trailing``:
+    the document ends in a block of tags, mentions, URLs or emoji; ``edges``: a space goes after it when spaces
+    are restored (a URL glued to a word is a word of its own)."""
+    inside: np.ndarray
+    joined: np.ndarray
+    closed: np.ndarray
+    spans: list[tuple[int, int, str]]
+    trailing: bool
+    edges: np.ndarray
+
+    def for_segmenter(self, base: list[str]) -> tuple[list[tuple[int, int]], list[int]]:
+        """The spans and the edges as character offsets into ``"".join(base)`` (what the NB segmenter reads)."""
+        ends = np.concatenate([[0], np.cumsum([len(g) for g in base])]).tolist()
+        return [(ends[s], ends[e]) for s, e, _ in self.spans], [ends[i + 1] for i in np.flatnonzero(self.edges)]
+
+
+def _align(gs: list[str], base: list[str]) -> list[int]:
+    """For each grapheme of the normalized text, its index in ``base`` (-1: a mark or space that parse took off)."""
+    out, j = [], 0
+    for g in gs:
+        if j < len(base) and (g == base[j] or case_split(g)[0] == base[j]):
+            out.append(j)
+            j += 1
+        else:
+            out.append(-1)
+    return out
+
+
+def base_spans(text: str, base: list[str], pack: LanguagePack) -> list[tuple[int, int, str]]:
+    """The spans of ``text`` as (start, end, kind) over the base graphemes that ``parse(text)`` gave."""
+    norm = unicodedata.normalize(pack.normalization, text)
+    found = find(norm)
+    if not found:
+        return []
+    gs = graphemes(norm)
+    at = np.concatenate([[0], np.cumsum([len(g) for g in gs])])
+    index = _align(gs, base)
+    out = []
+    for s in found:
+        inner = [index[k] for k in range(np.searchsorted(at, s.start, "right") - 1, np.searchsorted(at, s.end))
+                 if index[k] >= 0]
+        if inner:
+            out.append((inner[0], inner[-1] + 1, s.kind))
+    return out
+
+
+def protect(base: list[str], spans: list[tuple[int, int, str]]) -> Protected | None:
+    """The masks of spans over ``base`` (None when there are none)."""
+    if not spans:
+        return None
+    n = len(base)
+    inside, joined, edges = np.zeros(n, bool), np.zeros(n, bool), np.zeros(n, bool)
+    for s, e, kind in spans:
+        inside[s:e] = True
+        joined[s:e - 1] = True
+        if kind in _WORDS and s > 0:
+            edges[s - 1] |= base[s - 1][:1].isalnum() and base[s][:1].isalnum()
+        if kind in _WORDS and e < n:
+            edges[e - 1] |= base[e - 1][:1].isalnum() and base[e][:1].isalnum()
+    closed, trailing = joined.copy(), False
+    for s, e, kind in reversed(spans):
+        if kind not in TRAILING or e != n:  # spaces between the spans are no base graphemes
+            break
+        closed[e - 1] = trailing = True
+        n = s
+    return Protected(inside, joined, closed, spans, trailing, edges)
+

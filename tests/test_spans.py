@@ -1,0 +1,204 @@
+"""Protected spans (URLs, e-mails, mentions, tags, numbers, emoji, code) come out byte-identical; hashtag modes."""
+
+import pytest
+import regex
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from charrestore import Restorer
+from charrestore.cli import main
+from charrestore.codec import base_text
+from charrestore.hashtags import camel, segments, split_text
+from charrestore.packs import load_pack
+from charrestore.segmenter import Segmenter
+from charrestore.spans import find
+
+EN = load_pack("en")
+ENGINES = ("char", "pipeline")
+
+POSITIVE = [
+    ("see https://example.com/a_b?id=3 now", "url", "https://example.com/a_b?id=3"),
+    ("at HTTPS://X.ORG/A.", "url", "HTTPS://X.ORG/A"),
+    ("go to www.example.co.uk, then", "url", "www.example.co.uk"),
+    ("visit example.com/path?x=1. ok", "url", "example.com/path?x=1"),
+    ("glued checkwww.site.io/x", "url", "www.site.io/x"),
+    ("mail jane.doe@example.org, thanks", "email", "jane.doe@example.org"),
+    ("ping @jane_doe now", "mention", "@jane_doe"),
+    ("followme@jane_doecheckhttps://x.com", "mention", "@jane_doecheck"),
+    ("love #throwbackthursday", "hashtag", "#throwbackthursday"),
+    ("buy $AAPL today", "cashtag", "$AAPL"),
+    ("it costs $1,000 now", "number", "$1,000"),
+    ("about 3.5 million", "number", "3.5"),
+    ("open 24/7 here", "number", "24/7"),
+    ("meet at 9:30am ok", "number", "9:30am"),
+    ("up 50% today", "number", "50%"),
+    ("version v2.0.1 fixes", "number", "v2.0.1"),
+    ("it was in24/7trading", "number", "24/7"),
+    ("at 3pm then", "number", "3pm"),
+    ("so funny 😂😂 really", "emoji", "😂😂"),
+    ("thumbs 👍🏽 up", "emoji", "👍🏽"),
+    ("i write C++ daily", "code", "C++"),
+    ("run /usr/bin/python3 now", "code", "/usr/bin/python3"),
+    ("edit src/main.py first", "code", "src/main.py"),
+    ("call foo() twice", "code", "foo()"),
+    ("set my_var to one", "code", "my_var"),
+]
+NEGATIVE = ["e.g. this", "the U.S. economy", "and/or that", "in 1969 he", "end.Then it", "well-known don't",
+            "it is 3 or 4", "hello world", "a # sign", "an @ sign", "costs $ more", "mr. smith", "covid19 news",
+            "wait... what", "the mp3 file", "see you at noon"]
+
+
+@pytest.mark.parametrize("text,kind,span", POSITIVE)
+def test_finds_the_span(text, kind, span):
+    assert (kind, span) in [(s.kind, s.text) for s in find(text)]
+
+
+@pytest.mark.parametrize("text", NEGATIVE)
+def test_prose_is_no_span(text):
+    assert find(text) == []
+
+
+# --- generated spans in random prose, through both shipped engines ------------------------
+
+WORDS = ("the", "we", "will", "see", "you", "at", "my", "friend", "said", "it", "is", "great", "and", "check",
+         "this", "out", "please", "call", "me", "new", "price", "today", "what", "do", "think", "about")
+_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_label = st.text(_ALNUM, min_size=1, max_size=8)
+_tld = st.sampled_from(["com", "org", "net", "io", "co.uk", "de", "COM"])
+_path = st.lists(st.text(_ALNUM + "_-", min_size=1, max_size=6).filter(lambda p: p[-1].isalnum()), max_size=3)
+
+
+def _urls(schemes):
+    return st.builds(lambda scheme, label, tld, path, query: f"{scheme}{label}.{tld}" + "".join("/" + p for p in path)
+                     + query, st.sampled_from(schemes), _label, _tld, _path, st.sampled_from(["", "?id=3", "?a=B&c=1", "#top"]))
+
+
+urls = _urls(["https://", "http://", "www.", "HTTPS://", ""])
+dollars = st.builds(lambda a, b: f"${a},{b:03d}", st.integers(1, 999), st.integers(0, 999))
+emails = st.builds(lambda user, sep, host, tld: f"{user}{sep}{user[::-1]}@{host}.{tld}", _label,
+                   st.sampled_from([".", "_", "+", ""]), _label, _tld)
+mentions = st.builds(lambda name: "@" + name, st.text(_ALNUM + "_", min_size=1, max_size=12))
+numbers = st.one_of(
+    dollars,
+    st.builds(lambda a, b: f"{a}.{b}", st.integers(0, 999), st.integers(0, 99)),
+    st.builds(lambda h, m, x: f"{h}:{m:02d}{x}", st.integers(1, 12), st.integers(0, 59), st.sampled_from(["am", "pm", ""])),
+    st.builds(lambda a: f"{a}%", st.integers(1, 100)),
+    st.just("24/7"),
+    st.builds(lambda a, b, c: f"v{a}.{b}.{c}", st.integers(0, 9), st.integers(0, 9), st.integers(0, 20)),
+)
+SPANS = st.one_of(urls, emails, mentions, numbers)
+POSTS = st.lists(st.one_of(st.sampled_from(WORDS), SPANS.map(lambda s: ("span", s))), min_size=1, max_size=10)
+SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request):
+    return Restorer(lang="en", engine=request.param)
+
+
+def _post(items) -> tuple[str, list[str]]:
+    spans = [i[1] for i in items if isinstance(i, tuple)]
+    return " ".join(i[1] if isinstance(i, tuple) else i for i in items), spans
+
+
+@pytest.mark.parametrize("spaces", ["auto", "restore"])
+@SLOW
+@given(items=POSTS)
+def test_generated_spans_come_out_byte_identical(engine, spaces, items):
+    text, spans = _post(items)
+    out = engine.engine.restore_one(text, spaces)
+    assert base_text(out, EN) == base_text(text, EN)  # nothing else changes beyond marks, spaces and case
+    rest = out
+    for span in spans:  # each span, in order, exactly as given
+        assert span in rest, (text, out, span)
+        rest = rest[rest.index(span) + len(span):]
+
+
+@SLOW
+@given(prose=st.lists(st.sampled_from(WORDS), min_size=1, max_size=6),
+       span=st.one_of(_urls(["https://", "www.", "HTTP://"]), mentions, dollars))
+def test_a_span_after_unspaced_prose_is_kept(engine, prose, span):
+    text = "".join(prose) + span
+    out = engine(text)
+    assert base_text(out, EN) == base_text(text, EN)
+    assert out.rstrip(".?").endswith(span), (text, out)  # a sentence may end after a number
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_unspaced_post_keeps_its_spans(name):
+    out = Restorer(lang="en", engine=name)("followme@jane_doeandcheckhttps://example.com/a_b?id=3")
+    assert out.endswith("@jane_doeandcheck https://example.com/a_b?id=3")
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_mentions_and_urls_at_a_sentence_start_keep_their_case(name):
+    restorer = Restorer(lang="en", engine=name)
+    assert restorer("@jane thanks for the help").startswith("@jane")
+    assert restorer("www.example.com is down again").startswith("www.example.com")
+
+
+def test_the_segmenter_never_cuts_inside_a_protected_span():
+    seg = Segmenter.load("en")
+    assert seg.segment("checkhttps://x.com/a_bnow", [(5, 22)], [5, 22]) == "check https://x.com/a_b now"
+    assert seg.segment("visitthelongwordhere", [(5, 20)]) == "visit thelongwordhere"
+    assert seg.segment("#tagone#tagtwo", [(0, 7), (7, 14)], [7]) == "#tagone #tagtwo"
+
+
+# --- hashtags ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_hashtag_modes(name):
+    restorer = Restorer(lang="en", engine=name)
+    text = "#throwbackthursday #nevergiveup"
+    assert restorer(text) == "#ThrowbackThursday #NeverGiveUp"  # a trailing block of tags takes no mark
+    assert Restorer(lang="en", engine=name, hashtags="keep")(text) == text
+    split = Restorer(lang="en", engine=name, hashtags="split")(text)
+    assert "#" not in split and base_text(split, EN) == base_text(text.replace("#", ""), EN)
+    words = split.lower().replace(".", "").replace(",", "")
+    assert "throwback thursday" in words and "never give up" in words
+
+
+@SLOW
+@given(items=st.lists(st.one_of(st.sampled_from(WORDS), st.builds(lambda w: "#" + "".join(w),
+                                                                    st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))),
+                      min_size=1, max_size=8))
+def test_camel_hashtags_change_only_case(engine, items):
+    text = " ".join(items)
+    out = engine(text)
+    assert base_text(out, EN) == base_text(text, EN)
+    tags = [w for w in items if w.startswith("#")]
+    assert [t.lower() for t in regex.findall(r"#\w+", out)] == tags, (text, out)
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_a_tag_with_inner_capitals_keeps_the_users_words(name):
+    assert Restorer(lang="en", engine=name)("great day #ThrowBackthursday").endswith("#ThrowBackthursday")
+
+
+def test_digits_are_a_segment_of_their_own():
+    parts = segments("iphone12promax", Segmenter.load("en"))
+    assert parts[:2] == ["iphone", "12"] and "".join(parts) == "iphone12promax"
+    assert camel(parts).startswith("Iphone12Pro")
+
+
+def test_split_keeps_every_other_character():
+    assert split_text("see #never_give_up2day now", Segmenter.load("en")) == "see never_give_up 2 day now"
+
+
+def test_hashtag_command(capsys):
+    assert main(["hashtag", "#throwbackthursday", "nevergiveup"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["throwback thursday\t#ThrowbackThursday",
+                                                    "never give up\t#NeverGiveUp"]
+
+
+def test_fix_help_documents_the_hashtag_modes(capsys):
+    try:
+        main(["fix", "--help"])
+    except SystemExit:
+        pass
+    assert "drops the '#'" in " ".join(capsys.readouterr().out.split())
+
+
+def test_restorer_refuses_an_unknown_hashtag_mode():
+    with pytest.raises(ValueError, match="hashtags"):
+        Restorer(lang="en", hashtags="shout")
