@@ -24,8 +24,10 @@ _W = r"[\p{L}\p{M}\p{N}_]"
 _SCHEME = r"(?i:https?|ftp)://"
 # A word run of a mention or hashtag ends before a URL scheme glued to it ("@janecheckhttps://...").
 _NAME = rf"{_W}+?(?={_SCHEME}|(?!{_W}))"
-# URL characters, not ending in punctuation that closes the sentence around it.
-_URL_TAIL = r"""[^\s<>"“”]*[^\s<>"“”.,;:!?)\]}'’]"""
+# URL characters, not ending in punctuation that closes the sentence around it; a script written without
+# spaces (日本語) ends a URL, since nothing else would.
+_NOT_URL = r"""\s<>"“”\p{Han}\p{Hiragana}\p{Katakana}、。？！（）"""
+_URL_TAIL = rf"""[^{_NOT_URL}]*[^{_NOT_URL}.,;:!?)\]}}'’]"""
 _EXT = "py|js|ts|json|txt|md|csv|tsv|html|css|cpp|hpp|java|rs|go|sh|yml|yaml|toml|pdf|png|jpe?g|gif|zip|exe|log|ipynb"
 _PATTERN = regex.compile(rf"""
     (?P<email>(?<![\p{{L}}\p{{N}}._%+-])[\p{{L}}\p{{N}}._%+-]+@[\p{{L}}\p{{N}}-]+(?:\.[\p{{L}}\p{{N}}-]+)*\.\p{{L}}{{2,}}(?!{_W}))

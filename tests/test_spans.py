@@ -21,6 +21,7 @@ POSITIVE = [
     ("at HTTPS://X.ORG/A.", "url", "HTTPS://X.ORG/A"),
     ("go to www.example.co.uk, then", "url", "www.example.co.uk"),
     ("visit example.com/path?x=1. ok", "url", "example.com/path?x=1"),
+    ("今日はhttps://example.com/aを見ました", "url", "https://example.com/a"),
     ("glued checkwww.site.io/x", "url", "www.site.io/x"),
     ("mail jane.doe@example.org, thanks", "email", "jane.doe@example.org"),
     ("ping @jane_doe now", "mention", "@jane_doe"),
