@@ -1,4 +1,4 @@
-"""How fast the installed models run on this machine: the measurement behind ``charrestore bench``.
+"""How fast the installed models run on this machine: ``charrestore bench`` and its measurement.
 
 The full benchmark (1 MB documents, peers, peak memory, cold start) is ``scripts/bench.py``; it uses the same
 median timer, so the CLI and the script agree on what "median" means.
@@ -9,8 +9,12 @@ True
 
 from __future__ import annotations
 
+import argparse
 import statistics
+import sys
 import time
+
+from .cli_util import CLIError, lines as _lines, threads
 
 # The 42-word paragraph of Table 5 of the CNN-BiLSTM paper (Edge-Punct-Casing): the latency probe for English.
 TABLE5 = ("but what are the risks i am not technical i'm not an engineer i don't play one on the internet "
@@ -34,3 +38,63 @@ def measure(restorer, docs: list[str], runs: int) -> dict:
         restorer(doc)
     seconds = median_time(lambda: [restorer(doc) for doc in docs], runs)
     return {"ms_per_doc": 1000 * seconds / len(docs), "chars_per_s": sum(map(len, docs)) / seconds}
+
+
+def add_bench(sub) -> None:
+    p = sub.add_parser(
+        "bench", help="time the installed models on this machine",
+        description="Time each engine of a language on TEXT, on stdin (one document per line) or, for en, on the "
+                    "42-word Table-5 paragraph of the CNN-BiLSTM paper: load time, median ms per document and "
+                    "chars/s over --runs passes after a warm-up. scripts/bench.py is the full benchmark.",
+        epilog="examples:\n  charrestore bench\n  charrestore bench --engines pipeline --threads 2 < docs.txt",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("text", nargs="*", metavar="TEXT", help="one document (joined by spaces); default: stdin, or Table 5 for en")
+    p.add_argument("--lang", default="en", help="language pack (default: en)")
+    p.add_argument("--engines", nargs="+", choices=("char", "pipeline"),
+                   help="engines to time (default: every engine the pack has models for)")
+    p.add_argument("--threads", type=threads, default=1, help="ONNX Runtime threads, 1 to the machine's cores (default: 1)")
+    p.add_argument("--runs", type=int, default=20, help="timed passes; the median is reported (default: 20)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run_bench)
+
+
+def run_bench(args) -> int:
+    import json
+    import time
+
+    from .evaluation import Signature
+    from .packs import load_pack
+    from .paths import models_dir
+    from .restorer import Restorer
+
+    pack = load_pack(args.lang)
+    if args.runs < 1:
+        raise CLIError("--runs must be at least 1")
+    docs = [" ".join(args.text)] if args.text else ([] if sys.stdin.isatty() else
+                                                    [t for _, t in _lines(args) if t.strip()])
+    if not docs:
+        if args.lang != "en":
+            raise CLIError(f"give TEXT or documents on stdin: the built-in Table-5 paragraph is English, not {args.lang!r}")
+        docs, source = [TABLE5], "table5"
+    else:
+        source = f"{len(docs)} docs"
+    engines = args.engines or [e for e, kind in (("char", "char"), ("pipeline", "token")) if kind in pack.models]
+    rows = []
+    for engine in engines:
+        t = time.perf_counter()
+        restorer = Restorer(lang=args.lang, engine=engine, threads=args.threads)
+        load_s = time.perf_counter() - t
+        card = restorer.engine.card
+        rows.append({"engine": engine, "load_s": round(load_s, 3), **{k: round(v, 2) for k, v in
+                     measure(restorer, docs, args.runs).items()},
+                     "model_mb": round((models_dir() / args.lang / card["file"]).stat().st_size / 1e6, 2)})
+    signature = str(Signature.of("bench", lang=args.lang, threads=args.threads, runs=args.runs, text=source,
+                                 chars=sum(map(len, docs)), engines="+".join(engines)))
+    if args.json:
+        print(json.dumps({"signature": signature, "rows": rows}))
+        return 0
+    print(signature)
+    print(f"{'engine':<10}{'load s':>8}{'ms/doc':>10}{'chars/s':>12}{'model MB':>10}")
+    for r in rows:
+        print(f"{r['engine']:<10}{r['load_s']:>8.2f}{r['ms_per_doc']:>10.2f}{r['chars_per_s']:>12,.0f}{r['model_mb']:>10.2f}")
+    return 0
