@@ -88,9 +88,10 @@ def run_fix(args) -> int:
 
     restorer = Restorer(RestorerConfig(lang=args.lang, engine=args.engine, spaces=args.spaces, segmenter=args.segmenter,
                                        threads=args.threads, batch_size=args.batch_size, hashtags=args.hashtags))
-    segmenter = getattr(restorer.engine, "segmenter", None)
-    if callable(segmenter) and args.spaces != "keep":  # loaded lazily by the pipeline: a bad file fails before any output
-        segmenter()
+    if args.input is None and args.format != "auto":
+        args.input = "-"  # --format srt < in.srt > out.srt
+    if args.input is None and (args.output is not None or args.resegment):
+        raise CLIError("-o and --resegment go with -i FILE (or --format FORMAT for stdin)")
     if args.input:
         from .formats.command import run_file
 

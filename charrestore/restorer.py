@@ -54,6 +54,7 @@ class Restorer:
         options = EngineOptions(config.threads, config.batch_size, config.segmenter)
         models_dir = Path(config.models_dir) if config.models_dir else None
         self.engine = engine_class(config.engine).load(self.pack, models_dir, options)
+        self.engine.preload(config.spaces)
 
     def __call__(self, text: str) -> str:
         return self.engine.restore_one(text, self.config.spaces, self.config.hashtags)

@@ -277,3 +277,13 @@ def test_a_language_without_spaces():
     assert [w.text for w in read(out, "srt").words] == restorer.engine.restore_words(
         ["今日は雨が降っていますか", "明日は晴れるでしょう"])
     assert literals(read(out, "srt")) == literals(read(text, "srt"))
+
+
+def test_format_without_input_reads_stdin_and_output_options_need_one():
+    srt = b"1\n00:00:01,000 --> 00:00:02,000\nhello world how are you\n\n"
+    res = cli("--format", "srt", stdin=srt)
+    assert res.returncode == 0 and res.stdout.startswith(b"1\n00:00:01,000 --> 00:00:02,000\nH")
+    assert cli("--format", "srt", stdin=srt).stdout == cli("-i", "-", "--format", "srt", stdin=srt).stdout
+    for args in (("-o", "out.txt", "hello"), ("--resegment", "hello")):
+        res = cli(*args)
+        assert res.returncode == 1 and res.stderr.count(b"\n") == 1 and b"-i FILE" in res.stderr

@@ -294,6 +294,17 @@ def test_a_bad_nb_model_fails_before_any_line_is_printed(tmp_path):
     one_line_error(res, "nb.tsv.gz")
 
 
+def test_the_api_loads_the_nb_model_when_the_restorer_is_built(tmp_path):
+    """Restorer (not only the CLI) fails at construction, not on the first unspaced input; spaces=keep never
+    needs the segmenter, so it does not load it."""
+    env = data_root(tmp_path, files={"nb.tsv.gz": b"not the counts"})
+    code = ("from charrestore import Restorer\n"
+            "Restorer(lang='en', engine='pipeline', spaces='keep')\n"
+            "try:\n    Restorer(lang='en', engine='pipeline')\nexcept Exception as exc:\n    print(type(exc).__name__)\n")
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True)
+    assert res.returncode == 0 and res.stdout.decode().strip() == "ModelError", res.stderr.decode()
+
+
 def test_a_pack_code_other_than_its_folder_is_refused(tmp_path):
     pack = 'code = "../en"\nfeatures = ["."]\n' + PACK
     one_line_error(cli("fix", "--lang", "xx", "hello", env=data_root(tmp_path, pack=pack)), "pack.toml", "'code'")

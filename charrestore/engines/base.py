@@ -104,6 +104,10 @@ class Engine(ABC):
                     given[s:e] = np.where(upper, given[s:e] | caps, given[s:e] & ~caps)
         return given, protect(base, spans)
 
+    def preload(self, spaces: str) -> None:
+        """Load now what this engine would load on first use under ``spaces``, so that a missing or damaged
+        file fails when the Restorer is built, before any output (no-op unless an engine loads lazily)."""
+
     def hashtag_segmenter(self):
         """The pack's NB segmenter, which cuts hashtags into words (None: the pack or the models folder has
         none; a tag then stays one word)."""

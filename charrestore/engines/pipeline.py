@@ -55,6 +55,10 @@ class PipelineEngine(Engine):
         card, path = load_card(pack.code, name, models_dir)
         return cls(pack, TokenModel(pack, card, path, options.threads, options.batch_size), models_dir)
 
+    def preload(self, spaces: str) -> None:
+        if spaces != "keep":
+            self.segmenter()
+
     def segmenter(self):
         """The NB segmenter, loaded on the first unspaced input (spaced input never needs it)."""
         if self._segmenter is None:

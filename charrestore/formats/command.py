@@ -12,10 +12,11 @@ def add_file_options(parser) -> None:
     parser.add_argument("-i", "--input", metavar="FILE",
                         help="restore this file as ONE document and write it to -o ('-': stdin); subtitles and "
                              "ASR JSON keep their cues, timings, settings and tags")
-    parser.add_argument("-o", "--output", metavar="FILE", default="-",
+    parser.add_argument("-o", "--output", metavar="FILE",
                         help="with -i: where to write ('-': stdout, default)")
     parser.add_argument("--format", choices=FORMATS, default="auto",
-                        help="with -i: the file's format (default auto: from the extension, else the content)")
+                        help="with -i: the file's format (default auto: from the extension, else the content); "
+                             "without -i, a format other than auto reads that format from stdin")
     parser.add_argument("--resegment", action="store_true",
                         help="with -i, SRT or VTT: new cues cut at sentence ends (at most 42 characters a line, "
                              "2 lines, 7 s; word times where the file has them); without it, cue timing never changes")
@@ -41,6 +42,7 @@ def run_file(args, restorer) -> int:
 
     if args.text or args.stream:
         raise ValueError("-i reads a file: give no TEXT and no --stream")
+    args.output = args.output or "-"
     name = "stdin" if args.input == "-" else args.input
     try:
         text = _read(args.input)
