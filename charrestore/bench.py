@@ -9,12 +9,12 @@ True
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
 
-from .cli_util import CLIError, lines as _lines, threads
+from .cli_util import CLIError, add_command, add_text_and_lang, threads
+from .cli_util import lines as _lines
 
 # The 42-word paragraph of Table 5 of the CNN-BiLSTM paper (Edge-Punct-Casing): the latency probe for English.
 TABLE5 = ("but what are the risks i am not technical i'm not an engineer i don't play one on the internet "
@@ -41,21 +41,18 @@ def measure(restorer, docs: list[str], runs: int) -> dict:
 
 
 def add_bench(sub) -> None:
-    p = sub.add_parser(
+    p = add_command(sub, run_bench,
         "bench", help="time the installed models on this machine",
         description="Time each engine of a language on TEXT, on stdin (one document per line) or, for en, on the "
                     "42-word Table-5 paragraph of the CNN-BiLSTM paper: load time, median ms per document and "
                     "chars/s over --runs passes after a warm-up. scripts/bench.py is the full benchmark.",
-        epilog="examples:\n  charrestore bench\n  charrestore bench --engines pipeline --threads 2 < docs.txt",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("text", nargs="*", metavar="TEXT", help="one document (joined by spaces); default: stdin, or Table 5 for en")
-    p.add_argument("--lang", default="en", help="language pack (default: en)")
+        epilog="examples:\n  charrestore bench\n  charrestore bench --engines pipeline --threads 2 < docs.txt")
+    add_text_and_lang(p, "one document (joined by spaces); default: stdin, or Table 5 for en")
     p.add_argument("--engines", nargs="+", choices=("char", "pipeline"),
                    help="engines to time (default: every engine the pack has models for)")
     p.add_argument("--threads", type=threads, default=1, help="ONNX Runtime threads, 1 to the machine's cores (default: 1)")
     p.add_argument("--runs", type=int, default=20, help="timed passes; the median is reported (default: 20)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=run_bench)
 
 
 def run_bench(args) -> int:

@@ -13,7 +13,8 @@ import sys
 
 from .batch.command import add_batch
 from .bench import add_bench
-from .cli_util import CLIError, Parser, Version, json_text, run_main, threads
+from .cli_util import (CLIError, Parser, Version, add_command, add_text_and_lang, json_text,
+                       run_main, threads)
 from .cli_util import emit as _emit
 from .cli_util import lines as _lines
 from .eval_command import add_eval
@@ -21,14 +22,12 @@ from .hashtag_command import HASHTAGS_HELP, add_hashtag
 from .training.command import add_export, add_train
 from .tuning.command import add_tune
 
-
 # --- packs -------------------------------------------------------------------------------
 
 def add_packs(sub) -> None:
-    p = sub.add_parser("packs", help="list the language packs, their features and models",
-                       description="List the language packs with their features and the models shipped for each.",
-                       epilog="example: charrestore packs")
-    p.set_defaults(run=run_packs)
+    add_command(sub, run_packs, "packs", help="list the language packs, their features and models",
+                description="List the language packs with their features and the models shipped for each.",
+                epilog="example: charrestore packs")
 
 
 def run_packs(args) -> int:
@@ -45,7 +44,7 @@ def run_packs(args) -> int:
 # --- fix ---------------------------------------------------------------------------------
 
 def add_fix(sub) -> None:
-    p = sub.add_parser(
+    p = add_command(sub, run_fix,
         "fix", help="restore spaces, punctuation and capitalization",
         description="Restore spaces, punctuation and capitalization. With no TEXT, read stdin: one document "
                     "per line, exactly one output line per input line, flushed per line. Invalid UTF-8 "
@@ -53,10 +52,8 @@ def add_fix(sub) -> None:
                     "--json gives each as U+FFFD. '--' ends the options: a TEXT after it may start with '-'.",
         epilog='examples:\n  charrestore fix "willaichangeourfuture"\n'
                '  charrestore fix --spaces keep "will ai change our future"\n  cat asr.txt | charrestore fix > out.txt\n'
-               '  charrestore fix -- "-5 degrees tonight"',
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("text", nargs="*", metavar="TEXT", help="text to restore (joined by spaces); default: stdin")
-    p.add_argument("--lang", default="en", help="language pack (default: en; see 'charrestore packs')")
+               '  charrestore fix -- "-5 degrees tonight"')
+    add_text_and_lang(p, "text to restore (joined by spaces); default: stdin")
     p.add_argument("--engine", choices=("auto", "char", "pipeline"), default="auto",
                    help="char E2E model, NB + token model (pipeline), or auto: the language pack's choice, the "
                         "engine that scored better on its dev sets (default; see 'charrestore packs')")
@@ -78,7 +75,6 @@ def add_fix(sub) -> None:
     from .formats.command import add_file_options
 
     add_file_options(p)
-    p.set_defaults(run=run_fix)
 
 
 def run_fix(args) -> int:
@@ -124,18 +120,15 @@ def _stream(args, restorer) -> int:
 # --- segment -----------------------------------------------------------------------------
 
 def add_segment(sub) -> None:
-    p = sub.add_parser(
+    p = add_command(sub, run_segment,
         "segment", help="insert spaces between words (Naive Bayes segmenter)",
         description="Insert spaces between words with the Naive Bayes segmenter; no other character is changed "
                     "and the case of the input is kept. With no TEXT, read stdin: one document per line, exactly "
                     "one output line per input line, flushed per line.",
-        epilog='examples:\n  charrestore segment "FollowFriday"\n  cat hashtags.txt | charrestore segment --lang en',
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("text", nargs="*", metavar="TEXT", help="text to segment (joined by spaces); default: stdin")
-    p.add_argument("--lang", default="en", help="language pack (default: en; see 'charrestore packs')")
+        epilog='examples:\n  charrestore segment "FollowFriday"\n  cat hashtags.txt | charrestore segment --lang en')
+    add_text_and_lang(p, "text to segment (joined by spaces); default: stdin")
     p.add_argument("--L", type=int, metavar="N", help="longest word considered, in characters (default: the model's)")
     p.add_argument("--smoothing", type=float, metavar="X", help="λ of the unknown-word penalty, > 1 (default: the model's)")
-    p.set_defaults(run=run_segment)
 
 
 def run_segment(args) -> int:

@@ -19,6 +19,20 @@ class CLIError(Exception):
     """A runtime error to report in one line (exit 1)."""
 
 
+def add_command(sub, run, name: str, defaults: dict | None = None, **kwargs) -> argparse.ArgumentParser:
+    """A subcommand's parser (its epilog of examples kept as written); ``run(args)`` is what ``main`` calls,
+    with ``defaults`` set on its arguments too."""
+    parser = sub.add_parser(name, formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+    parser.set_defaults(run=run, **(defaults or {}))
+    return parser
+
+
+def add_text_and_lang(parser, text_help: str) -> None:
+    """TEXT (joined by spaces; none: stdin) and --lang, as fix, segment and bench read them."""
+    parser.add_argument("text", nargs="*", metavar="TEXT", help=text_help)
+    parser.add_argument("--lang", default="en", help="language pack (default: en; see 'charrestore packs')")
+
+
 def err(message: str, code: int) -> int:
     print(f"charrestore: error: {message}", file=sys.stderr)
     return code

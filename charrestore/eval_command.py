@@ -3,14 +3,13 @@ outside the evaluation package so that the CLI starts without numpy)."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from .cli_util import CLIError
+from .cli_util import CLIError, add_command
 
 
 def add_eval(sub) -> None:
-    p = sub.add_parser(
+    p = add_command(sub, run_eval,
         "eval", help="score restored text against a reference",
         description="Score hypotheses against references, one document per line in both files. "
                     "char level: P/R/F per feature, ALL (micro) and WER (Dyer et al.); token level: P/R/F per "
@@ -21,8 +20,7 @@ def add_eval(sub) -> None:
                     "with a signature of the settings that change it.",
         epilog="examples:\n  charrestore eval --lang en --ref ref.txt --hyp hyp.txt\n"
                "  charrestore eval --lang en --ref ref.txt --hyp hyp.txt --level token --plot confusion.png\n"
-               "  charrestore eval --lang ja --ref ref.txt --hyp hyp.txt --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+               "  charrestore eval --lang ja --ref ref.txt --hyp hyp.txt --json")
     p.add_argument("--lang", required=True, help="language pack (see 'charrestore packs')")
     p.add_argument("--ref", required=True, metavar="REF", help="reference file, UTF-8, one document per line")
     p.add_argument("--hyp", required=True, metavar="HYP", help="hypothesis file, UTF-8, one document per line")
@@ -32,7 +30,6 @@ def add_eval(sub) -> None:
                    help="how the hypotheses were made; only recorded in the signature")
     p.add_argument("--json", action="store_true", help="print the scores as one JSON object")
     p.add_argument("--plot", metavar="FILE.png", help="write the confusion matrix as a PNG (needs matplotlib)")
-    p.set_defaults(run=run_eval)
 
 
 def _read_documents(path: str, what: str) -> list[str]:

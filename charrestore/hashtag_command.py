@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import argparse
+from .cli_util import add_command
 
 HASHTAGS_HELP = ("camel: #throwbackthursday -> #ThrowbackThursday, case only (default); split: the tag becomes "
                  "prose words, 'throwback thursday' (drops the '#': the one change beyond marks, spaces and case); "
@@ -11,20 +11,18 @@ HASHTAGS_HELP = ("camel: #throwbackthursday -> #ThrowbackThursday, case only (de
 
 
 def add_hashtag(sub) -> None:
-    p = sub.add_parser(
+    p = add_command(sub, run_hashtag,
         "hashtag", help="the words and the CamelCase form of hashtags",
         description="Cut each hashtag into words with the NB segmenter and print, one tag per line, its words and "
                     "its CamelCase form (what 'fix --hashtags camel' writes), tab-separated. Digits are a word of "
                     "their own; a tag with inner capitals keeps the user's words and case; acronyms and names take "
                     "the case the engine's model gives them. With no TAG, read the tags from stdin.",
         epilog='examples:\n  charrestore hashtag "#throwbackthursday" "#iphone12promax"\n'
-               "  charrestore hashtag < tags.txt",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+               "  charrestore hashtag < tags.txt")
     p.add_argument("tags", nargs="*", metavar="TAG", help="hashtags, with or without '#'; default: stdin")
     p.add_argument("--lang", default="en", help="language pack (default: en; see 'charrestore packs')")
     p.add_argument("--engine", choices=("auto", "char", "pipeline"), default="auto",
                    help="the model that cases acronyms and names (default: the pack's choice)")
-    p.set_defaults(run=run_hashtag)
 
 
 def run_hashtag(args) -> int:

@@ -5,14 +5,15 @@ Heavy imports (onnxruntime, pyarrow, ray) happen inside ``run_batch`` so that ``
 
 from __future__ import annotations
 
-import argparse
 import sys
+
+from ..cli_util import add_command
 
 RAY_EXTRA = "--runner ray needs the [ray] extra: pip install 'charrestore[ray]'"
 
 
 def add_batch(sub) -> None:
-    p = sub.add_parser(
+    p = add_command(sub, run_batch,
         "batch", help="restore whole files or folders (txt, jsonl, parquet), resumable, locally or on Ray",
         description="Restore every document of the input files with the settings of 'fix'. A .txt gives a .txt with "
                     "exactly one line per input line, in order, equal to 'charrestore fix < file'; a JSONL or Parquet "
@@ -22,8 +23,7 @@ def add_batch(sub) -> None:
                     "OUTPUT.parts/: rerunning the same command skips the finished shards.",
         epilog="examples:\n  charrestore batch asr.txt --output asr.restored.txt\n"
                "  charrestore batch 'crawl/*.jsonl.gz' --output restored/ --workers 8\n"
-               "  charrestore batch corpus/ --output out/ --runner ray --address auto",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+               "  charrestore batch corpus/ --output out/ --runner ray --address auto")
     p.add_argument("input", nargs="+", metavar="INPUT", help="files, folders or globs of .txt/.jsonl/.parquet (+ .gz)")
     p.add_argument("--output", "-o", required=True, metavar="OUTPUT",
                    help="the output file for one input file, else a folder (outputs keep the inputs' names)")
@@ -47,7 +47,6 @@ def add_batch(sub) -> None:
                    help="records per shard, the unit of output and resume (default: 10000)")
     p.add_argument("--max-shards", type=int, default=None, metavar="N",
                    help="restore at most N shards in this run, then stop (rerun to continue)")
-    p.set_defaults(run=run_batch)
 
 
 def _note(message: str) -> None:

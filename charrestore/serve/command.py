@@ -6,21 +6,20 @@ Importing this module costs nothing (FastAPI and uvicorn load only in ``run_serv
 
 from __future__ import annotations
 
-import argparse
+from ..cli_util import add_command
 
 SERVE_EXTRA = {"fastapi", "starlette", "uvicorn", "pydantic", "websockets"}
 
 
 def add_serve(sub) -> None:
-    p = sub.add_parser(
+    p = add_command(sub, run_serve,
         "serve", help="serve restoration over HTTP and WebSocket, with a web page (needs the [serve] extra)",
         description="Serve restoration: POST /v1/fix, WS /v1/stream (live captions), GET /v1/packs, GET /healthz, "
                     "the OpenAPI docs at /docs and a web page at /. Models load once and are shared; "
                     "inference runs in a pool of --threads threads per worker.",
         epilog="examples:\n  charrestore serve\n  charrestore serve --host 0.0.0.0 --port 9000 --workers 2\n"
                "  curl -s localhost:8080/v1/fix -H 'content-type: application/json' \\\n"
-               "       -d '{\"text\": \"willaichangeourfuture\"}'",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+               "       -d '{\"text\": \"willaichangeourfuture\"}'")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8080, help="port (default: 8080)")
     p.add_argument("--lang", default="en", help="default language pack, loaded at startup (default: en)")
@@ -32,7 +31,6 @@ def add_serve(sub) -> None:
     p.add_argument("--max-body", type=int, default=1_000_000, metavar="BYTES",
                    help="request body size; larger bodies get 413 (default: 1000000)")
     p.add_argument("--access-log", action="store_true", help="log every request")
-    p.set_defaults(run=run_serve)
 
 
 def run_serve(args) -> int:

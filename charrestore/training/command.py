@@ -7,20 +7,19 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli_util import CLIError, Parser
+from ..cli_util import CLIError, Parser, add_command
 
 TRAIN_EXTRA = {"tensorflow", "keras", "tf2onnx", "onnx", "sentencepiece"}
 
 
 def _add_training(sub, name: str, kinds: tuple[str, ...], help: str, examples: str) -> None:
-    p = sub.add_parser(
-        name, help=help,
+    p = add_command(
+        sub, run_training, name, help=help, defaults={"stage": name},
         description=f"{help[0].upper()}{help[1:]} (needs the [train] extra). KIND picks the model; "
                     f"'charrestore {name} KIND --help' lists its options.",
-        epilog="examples:\n" + examples, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog="examples:\n" + examples)
     p.add_argument("kind", choices=kinds, metavar="KIND", help=", ".join(kinds))
     p.add_argument("options", nargs=argparse.REMAINDER, help="options of that KIND")
-    p.set_defaults(run=run_training, stage=name)
 
 
 def add_train(sub) -> None:
@@ -47,8 +46,7 @@ def run_training(args) -> int:
         if exc.name == name:
             raise CLIError(f"{args.stage} {args.kind} is not available in this version") from None
         raise
-    parser = Parser(prog=f"charrestore {args.stage} {args.kind}", description=module.__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(prog=f"charrestore {args.stage} {args.kind}", description=module.__doc__)
     module.add_arguments(parser)
     try:
         module.run(parser.parse_args(args.options))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from ..cli_util import Parser
+from ..cli_util import Parser, add_command
+
 
 def add_tune(sub) -> None:
-    p = sub.add_parser(
+    p = add_command(sub, run_tune,
         "tune", help="tune a model's decoding on dev data and write it into its card",
         description="Tune the decoding settings of a model (windows, logit offsets, segmenter parameters) on dev "
                     "files, print them and, with --write-card, write them into its model card. KIND picks the model; "
@@ -15,11 +16,9 @@ def add_tune(sub) -> None:
         epilog="examples:\n"
                "  charrestore tune char --lang en --dev ted_dev.tsv --models-dir /tmp/models --write-card\n"
                "  charrestore tune token --lang en --dev ted_dev.tsv --windows 128 --overlaps 32 --cuts 16\n"
-               "  charrestore tune nb --lang en --dev ted_dev.tsv --hashtags stan_large_dev.tsv",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+               "  charrestore tune nb --lang en --dev ted_dev.tsv --hashtags stan_large_dev.tsv")
     p.add_argument("kind", choices=("char", "token", "nb"), metavar="KIND", help="char, token, nb")
     p.add_argument("options", nargs=argparse.REMAINDER, help="options of that KIND")
-    p.set_defaults(run=run_tune)
 
 
 def run_tune(args) -> int:
@@ -30,8 +29,7 @@ def run_tune(args) -> int:
     from . import add_common
 
     module = importlib.import_module(f"charrestore.tuning.{args.kind}")
-    parser = Parser(prog=f"charrestore tune {args.kind}", description=module.__doc__,
-                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(prog=f"charrestore tune {args.kind}", description=module.__doc__)
     add_common(parser)
     module.add_arguments(parser)
     module.run(parser.parse_args(args.options), shlex.join(["charrestore", "tune", args.kind, *args.options]))
