@@ -3,7 +3,7 @@
 For each ``--workers`` setting, starts the server on 127.0.0.1 (a free port), then
   1. POST /v1/fix: ``--requests`` requests of ``--words`` words at each ``--concurrency``;
   2. WS /v1/stream: ``--streams`` concurrent streams of ``--words`` words, one word per message, paced at
-     each ``--stream-rates`` words/s (0: as fast as the server answers).
+     each ``--stream-rates`` words/s (spread evenly over a word's time; 0: as fast as the server answers).
 Every phase is bounded in count and in time (``--max-seconds``). ``errors`` counts failed or non-200 requests
 and streams that did not end with ``done``; ``wrong_answers`` counts answers that differ from the library's
 (checked after timing, in this process, so that the check costs the server nothing). Writes one JSON report.
@@ -109,12 +109,14 @@ async def fix_phase(url: str, docs: list[str], requests: int, concurrency: int,
             "requests_per_s": round(len(latencies) / wall, 1), **stats(latencies)}, answers
 
 
-async def one_stream(url: str, words: list[str], rate: float, deadline: float, latencies: list) -> str | None:
-    """One paced stream; its finals, or None if it failed or did not end with ``done``."""
+async def one_stream(url: str, words: list[str], rate: float, phase: float, deadline: float,
+                     latencies: list) -> str | None:
+    """One stream paced at ``rate`` words/s, its words sent ``phase`` (0..1) of a word's time after the others'
+    (speakers do not talk in step); its finals, or None if it failed or did not end with ``done``."""
     finals = ""
     try:
         async with websockets.connect(url, open_timeout=30, close_timeout=5) as ws:
-            start = time.perf_counter()
+            start = time.perf_counter() + (phase / rate if rate else 0.0)
             for n, word in enumerate(words):
                 if rate:
                     await asyncio.sleep(max(0.0, start + n / rate - time.perf_counter()))
@@ -135,7 +137,8 @@ async def stream_phase(url: str, docs: list[str], rate: float, max_seconds: floa
     latencies: list[float] = []
     deadline = time.monotonic() + max_seconds
     start = time.perf_counter()
-    results = await asyncio.gather(*(one_stream(url, d.split(), rate, deadline, latencies) for d in docs))
+    results = await asyncio.gather(*(one_stream(url, d.split(), rate, k / len(docs), deadline, latencies)
+                                     for k, d in enumerate(docs)))
     wall = time.perf_counter() - start
     return {"streams": len(docs), "words_per_s_per_stream": rate or "unpaced", "messages": len(latencies),
             "errors": sum(r is None for r in results), "wall_s": round(wall, 2), **stats(latencies)}, results
