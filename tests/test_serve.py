@@ -110,7 +110,7 @@ def restorer(restorers, lang="en", engine="auto", spaces="auto"):
 
 def test_healthz_and_packs(http):
     health = http.get("/healthz").json()
-    assert health["status"] == "ok" and ["en", "pipeline", "auto"] in health["loaded"]
+    assert health["status"] == "ok" and ["en", "pipeline", "auto", "camel"] in health["loaded"]
     packs = http.get("/v1/packs").json()
     assert packs["default"] == "en"
     assert {p["code"] for p in packs["packs"]} >= {"en", "ja", "gu"}
@@ -134,6 +134,14 @@ def test_fix_equals_the_cli(http):
     cli = subprocess.run([sys.executable, "-m", "charrestore", "fix", "--json", "--engine", "char", text],
                          capture_output=True, text=True, timeout=120, check=True)
     assert http.post("/v1/fix", json={"text": text, "engine": "char"}).json()["text"] == json.loads(cli.stdout)["text"]
+
+
+@pytest.mark.parametrize("hashtags", [None, "camel", "split", "keep"])
+def test_hashtags_as_in_fix(http, hashtags):
+    text = "#throwbackthursday with @john_doe see https://example.com it fixes v2.0.1"
+    expected = Restorer(lang="en", **({"hashtags": hashtags} if hashtags else {}))(text)
+    body = {"text": text, **({"hashtags": hashtags} if hashtags else {})}
+    assert http.post("/v1/fix", json=body).json()["text"] == expected
 
 
 def test_batch_equals_one_call_each(http, restorers):
@@ -168,7 +176,7 @@ JSON = {"content-type": "application/json"}
     (b'{}', JSON, 422),
     (b'{"text": 5}', JSON, 422),
     (b'{"texts": ["a", null]}', JSON, 422),
-    (b'{"text": "x", "hashtags": "camel"}', JSON, 422),
+    (b'{"text": "x", "hashtags": "shout"}', JSON, 422),
     (b'{"text": "\\ud800"}', JSON, 422),
     (b'[1, 2]', JSON, 422),
     (b'null', JSON, 422),

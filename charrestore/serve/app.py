@@ -39,7 +39,7 @@ class FixRequest(BaseModel):
     lang: str | None = None  # default: the server's --lang
     engine: Literal["auto", "char", "pipeline"] = "auto"
     spaces: Literal["auto", "keep", "restore"] = "auto"
-    hashtags: str | None = None  # reserved: hashtag splitting is not built yet, so any value is refused
+    hashtags: Literal["camel", "split", "keep"] = "camel"
 
     @field_validator("text")
     @classmethod
@@ -58,8 +58,6 @@ class FixRequest(BaseModel):
     def _one_input(self):
         if (self.text is None) == (self.texts is None):
             raise ValueError("give exactly one of 'text' and 'texts'")
-        if self.hashtags is not None:
-            raise ValueError("'hashtags' is not supported yet; leave it out")
         return self
 
 
@@ -192,7 +190,7 @@ def create_app(lang: str = "en", *, max_body: int = 1_000_000, max_chars: int = 
             raise HTTPException(413, f"at most {max_chars} characters per request, got {chars}")
 
         def work():
-            restorer = restorers.get(body.lang or lang, body.engine, body.spaces)
+            restorer = restorers.get(body.lang or lang, body.engine, body.spaces, body.hashtags)
             return restorer.config.engine, restorer.restore_many(texts)
 
         try:

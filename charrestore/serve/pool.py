@@ -1,7 +1,7 @@
 """The models a server shares and the threads that run them.
 
-Loading a model costs a second and hundreds of MB, so each (lang, engine, spaces) gets one ``Restorer``, loaded
-on first use and kept in a small LRU cache. Inference is CPU-bound and would stall every other client if it ran
+Loading a model takes time and memory, so each (lang, engine, spaces, hashtags) gets one ``Restorer``, loaded on
+first use and kept in a small LRU cache. Inference is CPU-bound and would stall every other client if it ran
 on the event loop, so it runs in a fixed pool of threads (ONNX Runtime sessions are thread-safe); a pool no
 larger than the cores keeps requests queued in order instead of fighting over the CPUs.
 """
@@ -23,20 +23,21 @@ class Restorers:
 
     def __init__(self, size: int = 8, threads: int | None = None):
         self.size = size
-        self._cache: OrderedDict[tuple[str, str, str], Restorer] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str, str, str], Restorer] = OrderedDict()
         self._lock = threading.Lock()  # guards the cache
         self._loading = threading.Lock()  # one load at a time, so that no model is ever loaded twice
         self.executor = ThreadPoolExecutor(threads or os.cpu_count() or 1, thread_name_prefix="charrestore")
 
     @staticmethod
-    def key(lang: str, engine: str = "auto", spaces: str = "auto") -> tuple[str, str, str]:
+    def key(lang: str, engine: str = "auto", spaces: str = "auto",
+            hashtags: str = "camel") -> tuple[str, str, str, str]:
         """The cache key, with ``auto`` resolved to the pack's engine (so auto and its engine share a model).
         Raises PackError (a ValueError) for a language that has no pack."""
-        return lang, load_pack(lang).engine if engine == "auto" else engine, spaces
+        return lang, load_pack(lang).engine if engine == "auto" else engine, spaces, hashtags
 
-    def get(self, lang: str, engine: str = "auto", spaces: str = "auto") -> Restorer:
+    def get(self, lang: str, engine: str = "auto", spaces: str = "auto", hashtags: str = "camel") -> Restorer:
         """The shared restorer for these settings, loaded now if needed (blocking: call it in the pool)."""
-        key = self.key(lang, engine, spaces)
+        key = self.key(lang, engine, spaces, hashtags)
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
@@ -45,14 +46,14 @@ class Restorers:
             with self._lock:
                 if key in self._cache:
                     return self._cache[key]
-            restorer = Restorer(lang=key[0], engine=key[1], spaces=key[2])
+            restorer = Restorer(lang=key[0], engine=key[1], spaces=key[2], hashtags=key[3])
             with self._lock:
                 self._cache[key] = restorer
                 while len(self._cache) > self.size:
                     self._cache.popitem(last=False)
         return restorer
 
-    def loaded(self) -> list[tuple[str, str, str]]:
+    def loaded(self) -> list[tuple[str, str, str, str]]:
         with self._lock:
             return list(self._cache)
 
