@@ -141,6 +141,8 @@ def protect(base: list[str], spans: list[tuple[int, int, str]]) -> Protected | N
             edges[s - 1] |= base[s - 1][:1].isalnum() and base[s][:1].isalnum()
         if kind in _WORDS and e < n:
             edges[e - 1] |= base[e - 1][:1].isalnum() and base[e][:1].isalnum()
+        elif kind == "number" and e < n:  # "v2.0.1fixes": a unit would be in the span ("9:30am"), so a word starts
+            edges[e - 1] |= base[e - 1][:1].isdigit() and base[e][:1].isalpha()
     closed, trailing = joined.copy(), False
     for s, e, kind in reversed(spans):
         if kind not in TRAILING or e != n:  # spaces between the spans are no base graphemes

@@ -203,3 +203,11 @@ def test_fix_help_documents_the_hashtag_modes(capsys):
 def test_restorer_refuses_an_unknown_hashtag_mode():
     with pytest.raises(ValueError, match="hashtags"):
         Restorer(lang="en", hashtags="shout")
+
+
+@pytest.mark.parametrize("engine", ["pipeline", "char"])
+def test_a_word_glued_after_a_number_span_gets_its_own_space(engine):
+    """"v2.0.1fixes": a number's unit would be inside its span ("9:30am"), so a letter after its last digit starts
+    a word; restored spaces cut there (it came out as "v2.0.1FIXESTHEBUG")."""
+    out = Restorer(lang="en", engine=engine, spaces="restore")("version v2.0.1 fixes the bug")
+    assert "v2.0.1 fixes" in out
