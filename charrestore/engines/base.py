@@ -16,6 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .. import long_text
 from ..codec import _upper, case_split, graphemes, kept_features, parse, render
 from ..hashtags import HASHTAG_MODES, forms, split_text
 from ..packs import CAPS, SPACE, LanguagePack
@@ -80,6 +81,9 @@ class Engine(ABC):
             raise ValueError(f"hashtags must be one of {', '.join(HASHTAG_MODES)}, not {hashtags!r}")
         if hashtags == "split" and "#" in text:
             text = split_text(text, self.hashtag_segmenter(), self.pack.normalization)
+        if long_text.is_long(text):  # memory bounded by the piece size, not the line
+            keep = spaces == "keep" or (spaces == "auto" and long_text.has_space(text, self.pack))
+            return "".join(long_text.restore(self, text, keep, hashtags == "camel"))
         base, given = parse(text, self.pack, apply_map=False)
         if not base:
             return ""
