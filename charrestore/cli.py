@@ -121,29 +121,50 @@ def _stream(args, restorer) -> int:
 
 def add_segment(sub) -> None:
     p = add_command(sub, run_segment,
-        "segment", help="insert spaces between words (Naive Bayes segmenter)",
-        description="Insert spaces between words with the Naive Bayes segmenter; no other character is changed "
-                    "and the case of the input is kept. With no TEXT, read stdin: one document per line, exactly "
-                    "one output line per input line, flushed per line.",
-        epilog='examples:\n  charrestore segment "FollowFriday"\n  cat hashtags.txt | charrestore segment --lang en')
+        "segment", help="insert spaces between words (NB segmenter, reranked)",
+        description="Insert spaces between words: the Naive Bayes segmenter's k best segmentations, reranked by the "
+                    "language's learned weights (models/<lang>/rerank.json; a language without one uses the plain NB). "
+                    "No other character is changed and the case of the input is kept. With no TEXT, read stdin: one "
+                    "document per line, exactly one output line per input line, flushed per line.",
+        epilog='examples:\n  charrestore segment "FollowFriday"\n  cat hashtags.txt | charrestore segment --lang en\n'
+               '  charrestore segment --json mariscoming')
     add_text_and_lang(p, "text to segment (joined by spaces); default: stdin")
+    p.add_argument("--method", choices=("rerank", "nb"), default="rerank",
+                   help="rerank the NB k best (default) or the plain NB best")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per line: the text and the candidates with their scores, best first")
     p.add_argument("--L", type=int, metavar="N", help="longest word considered, in characters (default: the model's)")
     p.add_argument("--smoothing", type=float, metavar="X", help="λ of the unknown-word penalty, > 1 (default: the model's)")
 
 
 def run_segment(args) -> int:
+    import json
+
     from .packs import load_pack
+    from .rerank import best_segmenter, ranked, spaced
     from .segmenter import Segmenter
 
     load_pack(args.lang)  # an unknown language is a pack error, not a missing model
-    segmenter = Segmenter.load(args.lang)
+    model = best_segmenter(args.lang) if args.method == "rerank" else Segmenter.load(args.lang)
     params = {k: v for k, v in (("L", args.L), ("smoothing", args.smoothing)) if v is not None}
     if params:
-        segmenter = segmenter.configured(**params)
+        model = model.configured(**params)
     for _, text in _lines(args):
         cr = text.endswith("\r")
-        _emit(segmenter.segment(text[:-1] if cr else text) + ("\r" if cr else ""))
+        text = text[:-1] if cr else text
+        if args.json:
+            found = ranked(model, text)
+            _emit(json.dumps({"text": json_text(spaced(text, found[0].cuts)), "method": args.method, "candidates": [
+                {"text": json_text(spaced(text, c.cuts)), "score": _number(c.score), "nb": _number(c.nb)}
+                for c in found]}))
+        else:
+            _emit(model.segment(text) + ("\r" if cr else ""))
     return 0
+
+
+def _number(x: float) -> float | None:
+    """A score for JSON: rounded, and null where there is none (NaN: a text too long for k-best)."""
+    return None if x != x else round(x, 4)
 
 
 # --- parser ------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from bisect import bisect_right
 from collections import deque
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 import regex
@@ -54,6 +54,20 @@ def _lower(c: str) -> str:
     """Lower case for look-up only, one character for one so that positions stay aligned."""
     low = c.lower()
     return low if len(low) == 1 else c
+
+
+class Lattice(NamedTuple):
+    """The decoders' input: ``s`` (word runs, lower case, joined), ``kind`` and ``bonus`` per boundary of ``s``
+    (see ``_lattice``), and where each run starts in ``s`` and its offset in the text."""
+    s: str
+    kind: bytearray
+    bonus: list[float]
+    s_starts: list[int]
+    offsets: list[int]
+
+    def to_text(self, ends: Sequence[int]) -> list[int]:
+        """Text positions of the word boundaries ``ends`` (indices into ``s``) that insert a space."""
+        return [k + self.offsets[bisect_right(self.s_starts, k) - 1] for k in ends if self.kind[k] <= 2]
 
 
 class Segmenter:
@@ -172,9 +186,15 @@ class Segmenter:
         return sorted(set(out).union(k for k, v in rules.items() if v == 2)) if rules else out
 
     def _cuts(self, text: str, rules: dict[int, int] | None = None) -> list[int]:
+        lattice = self._lattice(text, rules)
+        return [] if lattice is None else lattice.to_text(self._viterbi(*lattice[:3]))
+
+    def _lattice(self, text: str, rules: dict[int, int] | None = None) -> Lattice | None:
+        """What the decoders read: the word runs of ``text`` lower-cased and joined, and per boundary its kind and
+        bonus (None: no word run). kbest.py decodes the same lattice."""
         spans = [m.span() for m in _WORD_RUN.finditer(text)]
         if not spans:
-            return []
+            return None
         n = sum(e - b for b, e in spans)
         # kind[k] for a boundary before s[k]: 0 impossible, 1 possible, 2 forced by evidence, 3 forced by
         # whitespace (context carries over), 4 forced by punctuation (context restarts); 1 and 2 insert a space.
@@ -216,8 +236,7 @@ class Segmenter:
                 r = bisect_right(run_starts, k) - 1
                 if r >= 0 and spans[r][0] < k < spans[r][1] and not (glued and glued[k]):
                     kind[k - offsets[r]] = 0 if v == 1 else 2
-        ends = self._viterbi("".join(pieces), kind, bonus)
-        return [k + offsets[bisect_right(s_starts, k) - 1] for k in ends if kind[k] <= 2]
+        return Lattice("".join(pieces), kind, bonus, s_starts, offsets)
 
     def _viterbi(self, s: str, kind: bytearray, bonus: list[float]) -> list[int]:
         """Word boundaries (indices into ``s``) of the best segmentation.

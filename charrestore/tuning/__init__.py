@@ -1,16 +1,17 @@
-"""Tuning on dev data: the decoding values that shipped model cards carry (``charrestore tune char|token|nb``).
+"""Tuning on dev data: the decoding values that shipped model cards carry (``charrestore tune char|token|nb|rerank``).
 
 - :mod:`.dev`: the dev-set readers (paragraphs, talks, sentences, hashtags, de-spaced text, model-style inputs);
 - :mod:`.char`: char model windows, cut, per-feature biases, NB spaces, the capital-after-mark penalty;
 - :mod:`.token`: token model windows, overlap and cut, then punctuation and casing logit offsets;
 - :mod:`.nb`: the NB segmenter's boundary evidence and L × λ, over count variants;
+- :mod:`.rerank`: the weights of the NB k-best reranker (learned on train hashtags), k and L2 on dev;
 - :mod:`.record`: what tuning and the eval scripts write into a card (through :func:`charrestore.cards.write_card`).
 
 Each tuner module has ``add_arguments(parser)`` and ``run(args, command)``; the CLI adds the common
 arguments below. Tuning runs the exported ONNX models only: it never imports TensorFlow.
 """
 
-KINDS = ("char", "token", "nb")
+KINDS = ("char", "token", "nb", "rerank")
 
 
 def add_common(p) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..cli_util import Parser, add_command
+from . import KINDS
 
 
 def add_tune(sub) -> None:
@@ -16,8 +17,9 @@ def add_tune(sub) -> None:
         epilog="examples:\n"
                "  charrestore tune char --lang en --dev ted_dev.tsv --models-dir /tmp/models --write-card\n"
                "  charrestore tune token --lang en --dev ted_dev.tsv --windows 128 --overlaps 32 --cuts 16\n"
-               "  charrestore tune nb --lang en --dev ted_dev.tsv --hashtags stan_large_dev.tsv")
-    p.add_argument("kind", choices=("char", "token", "nb"), metavar="KIND", help="char, token, nb")
+               "  charrestore tune nb --lang en --dev ted_dev.tsv --hashtags stan_large_dev.tsv\n"
+               "  charrestore tune rerank --lang en --train stan_large_train.tsv --dev stan_large_dev.tsv --write-card")
+    p.add_argument("kind", choices=KINDS, metavar="KIND", help=", ".join(KINDS))
     p.add_argument("options", nargs=argparse.REMAINDER, help="options of that KIND")
 
 
