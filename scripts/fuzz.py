@@ -7,7 +7,7 @@ byte chooses a restoration setting (language, engine, spaces, hashtags); the res
 - segmenter: the output is the input with spaces inserted, nothing else;
 - long lines: restoring in pieces (small ones, so that short inputs have several) keeps the base text;
 - engines: the output's base text is the input's (less the "#" of hashtags that ``split`` makes prose), it
-  survives the byte round trip, and a second run gives the same output.
+  survives the byte round trip (tests/test_determinism.py covers batch and thread counts).
 Any exception is a crash. atheris stops at the first one and writes the input to ``crash-*``.
 
     python scripts/fuzz.py -runs=1000000 -max_len=512      # the local run reported in issue 22
@@ -71,7 +71,6 @@ def check(data: bytes) -> None:
     drop = "#" if r.config.hashtags == "split" else ""  # split hashtags become prose: their "#" goes
     assert base_text(out, pack).replace(drop, "") == base.replace(drop, ""), ("engine", SETTINGS[k], text, out)
     assert same_bytes(out), ("engine bytes", SETTINGS[k], text, out)
-    assert r(text) == out, ("engine determinism", SETTINGS[k], text)
 
     if data[0] & 0x80 and len(text) > 48:
         keep = r.config.spaces == "keep" or (r.config.spaces == "auto" and long_text.has_space(text, pack))
