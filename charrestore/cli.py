@@ -95,11 +95,14 @@ def run_fix(args) -> int:
     if args.stream:
         return _stream(args, restorer)
     for _, text in _lines(args):
-        cr = text.endswith("\r")
-        out = restorer(text[:-1] if cr else text) + ("\r" if cr else "")
+        cr = "\r" if text.endswith("\r") else ""
+        if cr:
+            text = text[:-1]
         if args.json:
-            out = json.dumps({"text": json_text(out), "lang": args.lang, "engine": restorer.config.engine, "spaces": args.spaces})
-        _emit(out)
+            out = json_text(restorer(text) + cr)
+            _emit(json.dumps({"text": out, "lang": args.lang, "engine": restorer.config.engine, "spaces": args.spaces}))
+        else:
+            _emit(restorer.restore_pieces(text), cr)
     return 0
 
 

@@ -11,6 +11,7 @@ import atexit
 import os
 import signal
 import sys
+from collections.abc import Iterable
 
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
 
@@ -89,17 +90,23 @@ def lines(args):
     for n, raw in enumerate(sys.stdin.buffer, 1):
         raw = raw.rstrip(b"\n")
         try:
-            yield n, raw.decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             where = "written as U+FFFD in the JSON" if getattr(args, "json", False) else "passed through unchanged"
             warn(f"line {n}: invalid UTF-8 at byte {exc.start}, {where}")
-            yield n, raw.decode("utf-8", "surrogateescape")
+            text = raw.decode("utf-8", "surrogateescape")
+        del raw  # a long line is held once, as text, while it is restored
+        yield n, text
 
 
-def emit(text: str) -> None:
-    """One output line, its invalid bytes as they came in, flushed (one line out per line in)."""
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape") + b"\n")
-    sys.stdout.buffer.flush()
+def emit(text: str | Iterable[str], end: str = "") -> None:
+    """One output line (a string, or its pieces, written as they come), its invalid bytes as they came in, and
+    ``end`` before the newline; flushed (one line out per line in)."""
+    out = sys.stdout.buffer
+    for piece in [text] if isinstance(text, str) else text:
+        out.write(piece.encode("utf-8", "surrogateescape"))
+    out.write(end.encode() + b"\n")
+    out.flush()
 
 
 def json_text(text: str) -> str:

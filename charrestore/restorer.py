@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from .engines import REGISTRY, engine_class
 from .engines.base import SPACES_MODES, EngineOptions
@@ -60,6 +60,11 @@ class Restorer:
         return self.engine.restore_one(text, self.config.spaces, self.config.hashtags)
 
     restore = __call__
+
+    def restore_pieces(self, text: str) -> Iterator[str]:
+        """The restored ``text`` in consecutive pieces (one for a short text): a long line written as it goes
+        is never held twice in memory."""
+        return self.engine.restore_pieces(text, self.config.spaces, self.config.hashtags)
 
     def stream(self, lookahead: int | None = None, context: int | None = None):
         """A live stream (``push(text)``, ``end()``): each word becomes final once ``lookahead`` more words

@@ -93,3 +93,13 @@ def test_peak_memory_does_not_grow_with_the_line(engine):
     small, large = _peak_rss_kb(engine, 200_000), _peak_rss_kb(engine, 2_000_000)
     assert large - small < 48 * 1024, (small, large)
 
+
+
+def test_a_long_line_comes_out_in_pieces_that_join_to_its_restoration():
+    r = Restorer(lang="en", engine="char")
+    text = _long("en", 120, unspaced=False)
+    assert long_text.is_long(text)
+    pieces = list(r.restore_pieces(text))
+    assert len(pieces) == len(long_text.pieces(text, r.pack)) >= 2
+    assert "".join(pieces) == r(text)
+    assert list(r.restore_pieces("hello world")) == [r("hello world")]

@@ -12,7 +12,7 @@ import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -77,13 +77,22 @@ class Engine(ABC):
         return [self.restore_one(text, spaces, hashtags) for text in texts]
 
     def restore_one(self, text: str, spaces: str = "auto", hashtags: str = "camel") -> str:
+        return "".join(self.restore_pieces(text, spaces, hashtags))
+
+    def restore_pieces(self, text: str, spaces: str = "auto", hashtags: str = "camel") -> Iterator[str]:
+        """The restored document in consecutive pieces: one for a short text, one per ``long_text`` piece for a
+        long one, so that a writer never holds the whole output (memory bounded by the piece size)."""
         if hashtags not in HASHTAG_MODES:
             raise ValueError(f"hashtags must be one of {', '.join(HASHTAG_MODES)}, not {hashtags!r}")
         if hashtags == "split" and "#" in text:
             text = split_text(text, self.hashtag_segmenter(), self.pack.normalization)
-        if long_text.is_long(text):  # memory bounded by the piece size, not the line
+        if long_text.is_long(text):
             keep = spaces == "keep" or (spaces == "auto" and long_text.has_space(text, self.pack))
-            return "".join(long_text.restore(self, text, keep, hashtags == "camel"))
+            yield from long_text.restore(self, text, keep, hashtags == "camel")
+        else:
+            yield self._restore_short(text, spaces, hashtags)
+
+    def _restore_short(self, text: str, spaces: str, hashtags: str) -> str:
         base, given = parse(text, self.pack, apply_map=False)
         if not base:
             return ""
