@@ -19,6 +19,7 @@ from typing import NamedTuple
 from .segmenter import _NO_PAIRS, START, Segmenter
 
 MAX_CHARS = 200
+TIE = 1e-6  # log10 scores closer than this are a tie: the k-best and the Viterbi may sum them in another order
 
 
 class Path(NamedTuple):
@@ -30,21 +31,24 @@ class Path(NamedTuple):
 
 
 def nbest(seg: Segmenter, text: str, k: int = 8) -> list[Path]:
-    """Up to ``k`` segmentations of ``text`` with distinct cuts, best first; the first is ``seg.cuts(text)``."""
-    lattice = seg._lattice(text) if len(text) <= MAX_CHARS else None
+    """Up to ``k`` segmentations of ``text`` with distinct cuts, best first; the first is ``seg.cuts(text)``.
+    With ``k`` = 1 or past ``MAX_CHARS``: that one alone, without score or words."""
+    lattice = seg._lattice(text) if len(text) <= MAX_CHARS and k > 1 else None
     if lattice is None:
         return [Path(seg.cuts(text), math.nan, [])]
     s, kind, bonus = lattice[:3]
-    best = seg._viterbi(s, kind, bonus)
     found: dict[tuple, Path] = {}
     for ends, score in _paths(seg, s, kind, bonus, k):
         cuts = lattice.to_text(ends)
         found.setdefault(tuple(cuts), Path(cuts, score, _split(s, ends)))
-    # a tie may order two paths either way: the Viterbi's comes first, so that k-best and 1-best agree
-    first = found.pop(tuple(lattice.to_text(best)), None)
-    if first is None:
-        first = Path(lattice.to_text(best), next(iter(found.values())).score, _split(s, best))
-    return [first, *list(found.values())[:k - 1]]
+    ranked = list(found.values())
+    if len(ranked) > 1 and ranked[0].score - ranked[1].score < TIE:
+        # a tie may order two paths either way (sums in another order): the Viterbi's comes first
+        best = seg._viterbi(s, kind, bonus)
+        first = found.pop(tuple(lattice.to_text(best)), None) or Path(lattice.to_text(best), ranked[0].score,
+                                                                        _split(s, best))
+        ranked = [first, *found.values()]
+    return ranked[:k]
 
 
 def _best(k: int, entries: list) -> list:
@@ -62,7 +66,7 @@ def _paths(seg: Segmenter, s: str, kind: bytearray, bonus: list[float], k: int) 
     """(boundaries in ``s``, score) of the ``k`` best paths, best first. An entry is (score, start, previous word,
     rank of the previous entry in its state); ``top[i]`` holds the ``k`` best entries ending at ``i`` over all its
     states, which is all an unknown word (no pairs) can follow."""
-    uni, unk0, unk1, L, context = seg._uni, seg._unk0, seg._unk1, seg.L, seg._context
+    uni, unk0, unk1, L, context, cache = seg._uni, seg._unk0, seg._unk1, seg.L, seg._context, seg._contexts
     reach = seg._reach()
     n = len(s)
     states: list = [None] * (n + 1)
@@ -85,7 +89,8 @@ def _paths(seg: Segmenter, s: str, kind: bytearray, bonus: list[float], k: int) 
                 continue
             found = []
             for prev, entries in here.items():
-                pair = (context(prev) if prev else _NO_PAIRS).get(w)
+                pairs = cache.get(prev) if prev else _NO_PAIRS
+                pair = (context(prev) if pairs is None else pairs).get(w)
                 step = lp if pair is None else pair
                 found += [(e[0] + step, i, prev, r) for r, e in enumerate(entries)]
             new[w] = _best(k, found)

@@ -28,13 +28,13 @@ from typing import Mapping
 import numpy as np
 
 from .cards import ModelError, load_card, sha256_of
-from .kbest import nbest
+from .kbest import MAX_CHARS, nbest
 from .kbest import Path as NBPath
 from .paths import models_dir
-from .segmenter import Segmenter
+from .segmenter import _CAMEL, _DIGIT_CHANGE, Segmenter
 from .validate import SchemaError, check_depth, fields
 
-FEATURES = ("nb", "words", "unknown", "single", "short", "longest", "unigram", "char")
+FEATURES = ("nb", "words", "unknown", "single", "short", "longest", "unigram", "digits", "camel", "char")
 CARD = "rerank"
 
 
@@ -50,13 +50,15 @@ class Candidate:
 
 class Reranker:
     """NB k-best plus a linear rescoring. ``weights`` maps feature names to weights (missing ones: 0); ``char``
-    (an ONNX session, its vocabulary, its SPACE classes) is needed only for a non-zero ``char`` weight."""
+    (an ONNX session, its vocabulary, its SPACE classes) is needed only for a non-zero ``char`` weight. A text longer
+    than ``max_chars`` (the longest the weights were learned on) keeps the NB's best."""
 
-    def __init__(self, segmenter: Segmenter, weights: Mapping[str, float], k: int = 8, char=None):
+    def __init__(self, segmenter: Segmenter, weights: Mapping[str, float], k: int = 8, char=None,
+                 max_chars: int = MAX_CHARS):
         unknown = set(weights) - set(FEATURES)
         if unknown:
             raise ValueError(f"unknown features {sorted(unknown)} (known: {', '.join(FEATURES)})")
-        self.segmenter, self.k = segmenter, int(k)
+        self.segmenter, self.k, self.max_chars = segmenter, int(k), int(max_chars)
         self.weights = np.array([float(weights.get(f, 0.0)) for f in FEATURES])
         self.char = char if self.weights[-1] else None
 
@@ -75,18 +77,21 @@ class Reranker:
 
     def features(self, text: str, k: int | None = None) -> tuple[list[NBPath], np.ndarray]:
         """The NB candidates (NB order) and their feature rows (``FEATURES``), as differences from the first."""
-        paths = nbest(self.segmenter, text, self.k if k is None else k)
+        paths = nbest(self.segmenter, text, (self.k if k is None else k) if len(text) <= self.max_chars else 1)
         if len(paths) == 1:
             return paths, np.zeros((1, len(FEATURES)))
         uni, unk0, unk1 = self.segmenter._uni, self.segmenter._unk0, self.segmenter._unk1
         odds = self.space_odds(text) if self.char is not None else None
+        digits = {m.start() for m in _DIGIT_CHANGE.finditer(text)}
+        camel = {m.start() for m in _CAMEL.finditer(text)}
         rows = []
         for p in paths:
+            cuts = set(p.cuts)
             logp = [uni.get(w) for w in p.words]
             lengths = [len(w) for w in p.words]
             rows.append((p.score, len(p.words), logp.count(None), lengths.count(1), lengths.count(2), max(lengths),
                          sum(unk0 - unk1 * n if lp is None else lp for lp, n in zip(logp, lengths)),
-                         float(odds[p.cuts].sum()) if odds is not None else 0.0))
+                         len(digits - cuts), len(camel - cuts), float(odds[p.cuts].sum()) if odds is not None else 0.0))
         X = np.array(rows)
         return paths, X - X[0]
 
@@ -194,10 +199,11 @@ def _load(lang: str, root: Path | None) -> Reranker:
     card, path = read_card(lang, root)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        fields(data, {"weights": "numbers", "k": "int"})
-        if data["k"] < 1:
-            raise SchemaError(f"'k' must be >= 1, not {data['k']}")
-        reranker = Reranker(Segmenter.load(lang, root), data["weights"], data["k"])
+        fields(data, {"weights": "numbers", "k": "int"}, {"max_chars": "int"})
+        if data["k"] < 1 or data.get("max_chars", 1) < 1:
+            raise SchemaError(f"'k' and 'max_chars' must be >= 1, not {data['k']}, {data.get('max_chars')}")
+        reranker = Reranker(Segmenter.load(lang, root), data["weights"], data["k"],
+                            max_chars=data.get("max_chars", MAX_CHARS))
     except (OSError, ValueError, RecursionError) as exc:
         raise ModelError(f"{path}: bad reranker weights ({exc})") from None
     if reranker.weights[-1]:

@@ -24,8 +24,8 @@ from charrestore.segmenter import Segmenter
 from test_segmenter import FIXTURE, grapheme_starts, inserted, texty
 
 ROOT = Path(__file__).resolve().parent.parent
-HASHTAGS = ["mariscoming", "FollowFriday", "throwbackthursday", "iphone12promax", "nevergiveup", "willaichangeourfuture",
-            "#ff", "thebus!", "l'amour", "çaàété"]
+HASHTAGS = ["mariscoming", "FollowFriday", "throwbackthursday", "iphone12promax", "nevergiveup",
+            "willaichangeourfuture", "#ff", "thebus!", "l'amour", "çaàété"]
 
 
 @pytest.fixture(scope="module")
@@ -50,9 +50,10 @@ def test_kbest_starts_with_viterbi_and_is_distinct(seg, text, k):
 
 @pytest.mark.parametrize("text", HASHTAGS)
 def test_kbest_words_are_the_cut_text(seg, text):
-    for p in nbest(seg, text, 6):
+    paths = nbest(seg, text, 6)
+    for p in paths:
         assert "".join(p.words) == "".join(c for c in text.lower() if c.isalnum() or c == "'")
-        assert p.score <= nbest(seg, text, 1)[0].score + 1e-9
+        assert p.score <= paths[0].score + 1e-9
 
 
 def test_kbest_past_max_chars_is_the_viterbi(seg):
@@ -70,12 +71,13 @@ def test_reranker_only_inserts_spaces(reranker, text):
 
 
 def test_reranker_candidates(reranker, seg):
-    found = reranker.candidates("mariscoming")
+    found = reranker.candidates("EuphonicSound")
     assert found[0].score == max(c.score for c in found)
     assert [len(c.features) for c in found] == [len(FEATURES)] * len(found)
-    nb_first = next(c for c in found if c.cuts == seg.cuts("mariscoming"))
+    nb_first = next(c for c in found if c.cuts == seg.cuts("EuphonicSound"))
     assert nb_first.score == 0.0 and not any(nb_first.features)
-    assert reranker.segment("mariscoming") == "maris coming"
+    assert (seg.segment("EuphonicSound"), reranker.segment("EuphonicSound")) == ("Eu phonic Sound", "Euphonic Sound")
+    assert reranker.segment("rda2009cla") == "rda 2009 cla"
     assert reranker.segment("") == "" and reranker.segment("!!") == "!!"
 
 
@@ -85,6 +87,18 @@ def test_weights_pick_the_candidate():
     assert Reranker(small, {"nb": 1.0, "longest": 2.0}, k=4).segment("mariscoming") == "mari scoming"
     with pytest.raises(ValueError, match="unknown features"):
         Reranker(small, {"bogus": 1.0})
+
+
+def test_char_feature_with_the_fixture_char_model():
+    from charrestore.rerank import char_scorer
+
+    small = Segmenter({"maris": 5, "coming": 50, "mari": 8, "scoming": 1}, {}, L=8)
+    r = Reranker(small, {"nb": 1.0, "char": 1.0}, k=4, char=char_scorer("en", "char", ROOT / "tests" / "fixtures" /
+                                                                         "models"))
+    odds = r.space_odds("maris coming")
+    assert odds.shape == (len("maris coming") + 1,) and odds[-1] == 0.0 and np.isfinite(odds).all()
+    assert inserted("mariscoming", r.segment("mariscoming")) is not None
+    assert any(c.features[FEATURES.index("char")] for c in r.candidates("mariscoming"))
 
 
 def test_fallback_without_a_reranker():
@@ -161,7 +175,7 @@ def test_cli_json_lines(reranker):
             assert scores == sorted(scores, reverse=True)
             assert len({c["text"] for c in row["candidates"]}) == len(scores)
     assert rows[0]["text"] == Segmenter.load("en").segment("mariscoming") and len(rows[0]["candidates"]) > 1
-    assert rows[3]["candidates"][0]["nb"] is None  # past k-best's reach: the Viterbi alone, no score
+    assert rows[3]["candidates"][0]["nb"] is None and len(rows[3]["candidates"]) == 1  # too long: the NB best alone
     assert rows[4]["text"] == "bad \ufffd"
 
 
@@ -188,13 +202,19 @@ def test_tune_rerank_writes_a_loadable_card(tmp_path):
     train, dev = tmp_path / "train.tsv", tmp_path / "dev.tsv"
     train.write_text("".join(f"{p.replace(' ', '')}\t{p}\n" for p in pairs[:7]))
     dev.write_text("".join(f"{p.replace(' ', '')}\t{p}\n" for p in pairs[7:]))
+    paragraphs = tmp_path / "paragraphs.tsv"
+    lines = (ROOT / "tests" / "fixtures" / "text" / "nb_en.txt").read_text().splitlines()
+    paragraphs.write_text("".join(f"{k}\t{line}\n" for k, line in enumerate(lines) if line.strip()))
     res = cli("tune", "rerank", "--lang", "en", "--train", str(train), "--dev", str(dev), "--models-dir",
-              str(models), "--k", "2", "3", "--l2", "1", "--write-card")
+              str(models), "--k", "2", "3", "--l2", "1", "--prose", str(paragraphs), "--prose-dev", str(paragraphs),
+              "--prose-items", "6", "4", "--write-card")
     assert res.returncode == 0, res.stderr
     card = json.loads((models / "en" / "rerank.json").read_text())
     assert card["kind"] == "rerank" and card["command"].startswith("charrestore tune rerank --lang en")
-    assert 0.0 <= card["dev_metrics"]["exact"] <= 1.0 and card["k"] in (2, 3)
-    assert isinstance(best_segmenter("en", models), Reranker)
+    assert set(card["dev_metrics"]["exact"]) == {"hashtags", "prose"} and card["k"] in (2, 3)
+    assert card["train"]["texts"] == 7 + 6 and card["dev"]["texts"] == {"hashtags": 3, "prose": 4}
+    reranker = best_segmenter("en", models)
+    assert isinstance(reranker, Reranker) and reranker.max_chars == card["train"]["max_chars"]
     # the learner moves the weights towards the feature that marks the gold candidate
     X = np.array([[0.0, 0.0], [1.0, -1.0], [2.0, 1.0]])
     w = fit([(X, np.array([False, True, False])), (X[[0, 2, 1]], np.array([False, False, True]))], [0, 1], 0.1)
