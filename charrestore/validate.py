@@ -7,6 +7,7 @@ cards.py) add the file's path to a :class:`SchemaError` and raise their own erro
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 
@@ -135,7 +136,7 @@ CARD_FIELDS = {
     "token_cnn_bilstm": ({"features": "list", "punct_labels": "list", "case_labels": "list", "tokenizer": "table",
                           **WINDOWED},
                          {"bias": "numbers", "case_bias": "numbers", "lexicon": "map", "edge_id": "int?",
-                          "final_mark": "bool"}),
+                          "final_mark": "bool", "pause_bias": "table"}),
     "nb": ({}, {"params": "table", "total": "number"}),
 }
 
@@ -158,6 +159,34 @@ def check_card(card: dict) -> None:
             fields(card["tokenizer"], {"file": "name", "sha256": "sha256"})
         except SchemaError as exc:
             raise SchemaError(f"'tokenizer': {exc}") from None
+        if "pause_bias" in card:
+            try:
+                check_pause_bias(card["pause_bias"], card["punct_labels"])
+            except SchemaError as exc:
+                raise SchemaError(f"'pause_bias': {exc}") from None
+
+
+PAUSE_MEASURES = ("gap", "ioi", "excess")  # as charrestore.engines.token.pause_values measures them
+
+
+def check_pause_bias(pause: dict, punct_labels: list[str]) -> None:
+    """A token card's pause offsets: a measure, ascending bucket edges (seconds) and, per punctuation label other
+    than O, one offset per bucket (one more than the edges)."""
+    fields(pause, {"measure": "str"})
+    if pause["measure"] not in PAUSE_MEASURES:
+        raise SchemaError(f"'measure' must be one of {', '.join(PAUSE_MEASURES)}, not {_show(pause['measure'])}")
+    edges = pause.get("edges")
+    if not (isinstance(edges, list) and edges and all(_is_number(e) and math.isfinite(e) for e in edges)
+            and all(a < b for a, b in zip(edges, edges[1:]))):
+        raise SchemaError(f"'edges' must be a non-empty list of ascending finite numbers, not {_show(edges)}")
+    for label in punct_labels:
+        if label == "O" or label not in pause:
+            continue
+        row = pause[label]
+        if not (isinstance(row, list) and len(row) == len(edges) + 1
+                and all(_is_number(x) and math.isfinite(x) for x in row)):
+            raise SchemaError(f"'{label}' must be a list of {len(edges) + 1} numbers (one per bucket), "
+                              f"not {_show(row)}")
 
 
 def check_graph(card: dict, inputs: list, outputs: list) -> None:

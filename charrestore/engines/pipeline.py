@@ -9,6 +9,7 @@ mixed-case input, a word with capitals keeps exactly its case ("McDonald", "GitH
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,8 @@ from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
 from .base import Engine, EngineOptions
 from .token import TokenModel
+
+_TIMES: ContextVar = ContextVar("word_times", default=None)  # [words, (start, end)] of restore_words(times=...)
 
 
 class PipelineEngine(Engine):
@@ -59,6 +62,23 @@ class PipelineEngine(Engine):
         if spaces != "keep":
             self.segmenter()
 
+    @property
+    def uses_times(self) -> bool:
+        """Whether word times change the output: the token model's card has pause offsets."""
+        return self.model.pause_measure is not None
+
+    def restore_words(self, words, end: bool = True, times=None) -> list[str]:
+        """``Engine.restore_words``; ``times`` (one ``(start, end)`` in seconds per word, None or nan where
+        unknown) lets the pauses between words shift the punctuation (the card's ``pause_bias``)."""
+        if times is None or not self.uses_times:
+            return super().restore_words(words, end)
+        real = [t for w, t in zip(words, times) if parse(w, self.pack, apply_map=False)[0]]  # the words decoded
+        token = _TIMES.set(np.array([(np.nan, np.nan) if t is None else t for t in real], np.float64).reshape(-1, 2))
+        try:
+            return super().restore_words(words, end)
+        finally:
+            _TIMES.reset(token)
+
     def segmenter(self):
         """The NB segmenter, loaded on the first unspaced input (spaced input never needs it)."""
         if self._segmenter is None:
@@ -88,7 +108,9 @@ class PipelineEngine(Engine):
             forced[-1] = self.model.punct_labels.index("O")
         if frozen is not None:
             forced = np.where(frozen.closed[ends - 1] & (forced < 0), self.model.punct_labels.index("O"), forced)
-        punct, case = self.model.labels(forms, forced, end)
+        times = _TIMES.get() if keep else None
+        punct, case = self.model.labels(forms, forced, end, times if times is not None and len(times) == len(forms)
+                                        else None)
         classes = given | self.model.word_classes(base, spans, punct, case) | marks
         if caps.any():  # a word the input capitalized keeps exactly the input's case
             mixed = np.repeat(spans_with(caps, starts, ends), ends - starts)

@@ -24,6 +24,21 @@ from ..packs import CAPS, LanguagePack
 from .token_input import load_tokenizer, pack_windows, word_pieces
 
 _FIRST_ALNUM = re.compile(r"[^\W_]")
+SECONDS_PER_CHAR = 0.07  # "excess": the time to the next word beyond 70 ms per letter or digit of the word
+
+
+def pause_values(forms: list[str], times: np.ndarray, measure: str) -> np.ndarray:
+    """The pause after each word in seconds, from word times ``[words, (start, end)]`` (nan: unknown), by
+    ``measure``: ``gap`` (the next word's start minus this one's end), ``ioi`` (the next word's start minus this
+    one's start: the word and the silence after it, which aligners often put inside the word) or ``excess``
+    (``ioi`` beyond 70 ms per letter or digit). nan where a time is unknown, after the last word, and between
+    two words with the same times (pieces of one timed word)."""
+    starts, ends = times[:, 0], times[:, 1]
+    out = starts[1:] - (ends[:-1] if measure == "gap" else starts[:-1])
+    if measure == "excess":
+        out = out - SECONDS_PER_CHAR * np.array([sum(ch.isalnum() for ch in f) for f in forms[:-1]])
+    out[(starts[1:] == starts[:-1]) & (ends[1:] == ends[:-1])] = np.nan
+    return np.append(out, np.nan)
 
 
 @dataclass(frozen=True)
@@ -71,6 +86,13 @@ class TokenModel:
         self.O, self.CAP = self.case_labels.index("O"), self.case_labels.index("CAP")
         self.stats: Counter = Counter()
         self.edge = card.get("edge_id")  # None: a model trained without document edges
+        pause = card.get("pause_bias")  # per pause bucket, punctuation offsets for words with times (validated)
+        self.pause_measure = pause["measure"] if pause else None
+        if pause:
+            self.pause_edges = np.array(pause["edges"], np.float64)
+            self.pause_table = np.array([pause.get(lab, [0.0] * (len(pause["edges"]) + 1))
+                                         for lab in self.punct_labels], np.float32).T  # [buckets, labels]
+            self.pause_table[:, self.punct_labels.index("O")] = 0.0
         self._set(TokenSettings.from_card(card))
 
     def _set(self, settings: TokenSettings) -> None:
@@ -116,16 +138,29 @@ class TokenModel:
                 forced[(mark_bits == b) & ~(inner & self.sentence_ends[label])] = label
         return forced
 
+    def pause_bias(self, forms: list[str], times) -> np.ndarray | None:
+        """Punctuation offsets [words, labels]: the card's ``bias``, plus for each word with a known pause after
+        it the offsets of its pause bucket (card ``pause_bias``). None when the card has none."""
+        if self.pause_measure is None:
+            return None
+        pauses = pause_values(forms, np.asarray(times, np.float64).reshape(len(forms), 2), self.pause_measure)
+        bias = np.repeat(self.bias_punct[None, :], len(forms), 0)
+        known = ~np.isnan(pauses)
+        bias[known] += self.pause_table[np.searchsorted(self.pause_edges, pauses[known], side="right")]
+        return bias
+
     def labels(self, forms: list[str], forced: np.ndarray | None = None,
-               end: bool = True) -> tuple[np.ndarray, np.ndarray]:
+               end: bool = True, times=None) -> tuple[np.ndarray, np.ndarray]:
         """Punctuation and casing label ids per word, with the consistency rule applied: the first word
         and every word after a sentence end start with a capital, and the last word ends a sentence
         (when ``end``: the words end the document). ``forced`` (from ``forced_labels``): the input's own
-        marks, which the model does not overrule."""
+        marks, which the model does not overrule. ``times`` (``[words, (start, end)]`` in seconds, nan where
+        unknown): word times, whose pauses shift the punctuation when the card has ``pause_bias``."""
         if not forms:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         letter_first = np.array([bool(m) and m.group().isalpha() for m in map(_FIRST_ALNUM.search, forms)])
-        return self.decode(*self.logits(forms), forced=forced, letter_first=letter_first, end=end)
+        bias = None if times is None else self.pause_bias(forms, times)
+        return self.decode(*self.logits(forms), bias_punct=bias, forced=forced, letter_first=letter_first, end=end)
 
     def decode(self, p: np.ndarray, c: np.ndarray, bias_punct: np.ndarray | None = None,
                bias_case: np.ndarray | None = None, punct: np.ndarray | None = None,

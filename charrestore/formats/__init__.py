@@ -69,11 +69,12 @@ def read_text(text: str):
     return out
 
 
-def restore_file(text: str, fmt: str, restorer, resegment: bool = False) -> str:
+def restore_file(text: str, fmt: str, restorer, resegment: bool = False, timing: bool = True) -> str:
     """The file restored: all its words as one document, each put back in its place (with ``resegment``, in new
     cues cut at sentence ends: SRT and VTT only). Plain text whose spaces are to be restored
     (``spaces="restore"``, or "auto" on text without a space) is one document for the restorer, its line
-    breaks read as spaces."""
+    breaks read as spaces. Word times (ASR JSON words, inline VTT times) shift the punctuation by the pauses
+    between words when the engine's model has pause offsets; ``timing=False`` (``--no-timing``) ignores them."""
     from .base import restore_words
 
     if resegment and fmt not in ("srt", "vtt"):
@@ -82,7 +83,10 @@ def restore_file(text: str, fmt: str, restorer, resegment: bool = False) -> str:
             restorer.config.spaces == "auto" and len(text.split()) <= 1)):
         return restorer(" ".join(text.split())) + ("\n" if text.endswith("\n") else "")
     parsed = read(text, fmt)
-    restored = restore_words(restorer, [w.text for w in parsed.words])
+    times = None
+    if timing and getattr(restorer.engine, "uses_times", False) and any(w.timed for w in parsed.words):
+        times = [(w.start, w.end) if w.timed else None for w in parsed.words]
+    restored = restore_words(restorer, [w.text for w in parsed.words], times)
     if resegment:
         from . import resegment as cut
 

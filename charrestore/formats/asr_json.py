@@ -101,7 +101,7 @@ class AsrJson(Parsed):
 
     def field(self, obj: dict, key: str, cue: int, start=None, end=None) -> None:
         lo = len(self.template.pieces)
-        self.template.add_text(obj[key], cue, start, end)
+        self.template.add_text(obj[key], cue, start, end, key == "word" and start is not None and end is not None)
         self.fields.append((obj, key, lo, len(self.template.pieces)))
 
     def rebuild(self, segment: dict, words: list[dict], joiner: str | None = None) -> None:

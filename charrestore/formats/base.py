@@ -27,11 +27,13 @@ class FormatError(ValueError):
 
 @dataclass(frozen=True)
 class Word:
-    """A word the model reads: its text (no white space), its cue or segment, its times in seconds if known."""
+    """A word the model reads: its text (no white space), its cue or segment, its times in seconds if known;
+    ``timed``: the times are the word's own (ASR JSON words, inline VTT times), not its cue's."""
     text: str
     cue: int
     start: float | None = None
     end: float | None = None
+    timed: bool = False
 
 
 class Parsed(ABC):
@@ -65,15 +67,17 @@ def split_like(restored: str, parts: Sequence[str], pack: LanguagePack) -> list[
     return pieces + [""] * (len(parts) - len(pieces))
 
 
-def restore_words(restorer, words: Sequence[str]) -> list[str]:
-    """All the words of a file restored as ONE document (the engine windows long ones), one string per word.
+def restore_words(restorer, words: Sequence[str], times=None) -> list[str]:
+    """All the words of a file restored as ONE document (the engine windows long ones), one string per word;
+    ``times`` (a ``(start, end)`` or None per word) for an engine whose punctuation uses pauses.
 
     ``Engine.restore_words`` keeps the input's words as the word boundaries and only changes case and adds
     marks; that is checked here, since every word must go back to its own cue.
     """
     if not words:
         return []
-    out = restorer.engine.restore_words(list(words), end=True)
+    out = (restorer.engine.restore_words(list(words), end=True) if times is None
+           else restorer.engine.restore_words(list(words), end=True, times=list(times)))
     pack = restorer.pack
     if len(out) != len(words):
         raise RuntimeError(f"the engine returned {len(out)} words for {len(words)}")
@@ -119,13 +123,14 @@ class Template(Parsed):
     def write(self, restored: Sequence[str], pack: LanguagePack) -> str:
         return "".join(self.texts(restored, pack))
 
-    def add_text(self, text: str, cue: int, start: float | None = None, end: float | None = None) -> None:
+    def add_text(self, text: str, cue: int, start: float | None = None, end: float | None = None,
+                 timed: bool = False) -> None:
         """Cue text (see ``cue_tokens``) as literals and new words, all with the same times."""
         for kind, value in cue_tokens(text):
             if kind == "literal":
                 self.literal(value)
             else:
-                self.occurrence(value, Word("".join(value[::2]), cue, start, end))
+                self.occurrence(value, Word("".join(value[::2]), cue, start, end, timed))
 
 
 # Cue text: tags (<i>, </c>, <00:00:01.230>, <v Bob>, {\an8}), character references, non-speech in brackets.

@@ -20,6 +20,9 @@ def add_file_options(parser) -> None:
     parser.add_argument("--resegment", action="store_true",
                         help="with -i, SRT or VTT: new cues cut at sentence ends (at most 42 characters a line, "
                              "2 lines, 7 s; word times where the file has them); without it, cue timing never changes")
+    parser.add_argument("--no-timing", action="store_true",
+                        help="with -i: ignore word times (ASR JSON words, inline VTT times); by default the pauses "
+                             "between words count as evidence for punctuation (docs/timing.md)")
 
 
 def _read(path: str) -> str:
@@ -47,7 +50,7 @@ def run_file(args, restorer) -> int:
     try:
         text = _read(args.input)
         fmt = detect(args.input, text) if args.format == "auto" else args.format
-        out = restore_file(text, fmt, restorer, args.resegment)
+        out = restore_file(text, fmt, restorer, args.resegment, not args.no_timing)
     except FormatError as exc:
         raise ValueError(f"{name}, line {exc.line}: {exc.detail}") from None
     data = out.encode("utf-8")

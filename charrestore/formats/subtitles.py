@@ -173,6 +173,7 @@ def _template(items: list) -> Template:
         for (tokens, eol), key in zip(item.lines, _keys(item)):
             copies = shown.get(key) if rolling and key else None
             times = iter(_word_times(tokens, item.start, item.end))
+            timed = any(kind == "literal" and _INLINE_TIME.fullmatch(value) for kind, value in tokens)
             ids = []
             for kind, value in tokens:
                 if kind == "literal":
@@ -181,7 +182,7 @@ def _template(items: list) -> Template:
                 start, end = next(times)
                 copy_of = copies[len(ids)] if copies else None
                 ids.append(copy_of if copies else len(out.words))
-                out.occurrence(value, Word("".join(value[::2]), index, start, end), copy_of)
+                out.occurrence(value, Word("".join(value[::2]), index, start, end, timed), copy_of)
             out.literal(eol)
             lines_now.setdefault(key, ids)
         shown = lines_now
