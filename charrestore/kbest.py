@@ -79,6 +79,7 @@ def _paths(seg: Segmenter, s: str, kind: bytearray, bonus: list[float], k: int) 
             continue
         lo = max(floor, j - L)
         new: dict[str, list] = {}
+        seen: dict[int, float] = {}  # start -> log10 P of the seen word s[i:j] (none is longer than its reach)
         for i in range(j - 1, max(lo, j - reach.get(s[j - 3:j], 2)) - 1, -1):
             here = states[i]
             if here is None:
@@ -87,6 +88,7 @@ def _paths(seg: Segmenter, s: str, kind: bytearray, bonus: list[float], k: int) 
             lp = uni.get(w)
             if lp is None:
                 continue
+            seen[i] = lp
             found = []
             for prev, entries in here.items():
                 pairs = cache.get(prev) if prev else _NO_PAIRS
@@ -97,7 +99,7 @@ def _paths(seg: Segmenter, s: str, kind: bytearray, bonus: list[float], k: int) 
         unknown = []
         for i in [i for i in range(lo, j) if top[i] is not None] or [last_open]:
             step = unk0 - unk1 * (j - i)
-            if uni.get(s[i:j], -math.inf) < step:  # else the seen word's own entries beat it: a duplicate path
+            if seen.get(i, -math.inf) < step:  # else the seen word's own entries beat it: a duplicate path
                 unknown += [(sc + step, i, prev, r) for sc, _, prev, r in top[i]]
         new[""] = _best(k, unknown)
         extra = bonus[j]

@@ -1,10 +1,11 @@
 """Learn the segmentation reranker's weights (``charrestore tune rerank``).
 
 The weights are learned on ``--train`` hashtags (STAN-large train) and ``k`` and the L2 strength are chosen on the
-``--dev`` hashtags (STAN-large dev): the highest exact match, ties to the smaller ``k`` (faster) and then the
-stronger L2. Hashtags alone teach weights that under-segment prose (they punish one- and two-letter words, which
-prose is full of), and ``segment`` serves both: ``--prose`` adds short runs of words cut from de-spaced paragraphs
-to the training set, ``--prose-dev`` scores them too, and the choice is then the mean of both exact matches.
+``--dev`` hashtags (STAN-large dev): the smallest ``k`` (the work grows with it) whose best exact match is within
+``--tolerance`` of the best of the grid (closer is one or two dev texts: noise), and its best L2. Hashtags alone
+teach weights that under-segment prose (they punish one- and two-letter words, which prose is full of), and
+``segment`` serves both: ``--prose`` adds short runs of words cut from de-spaced paragraphs to the training set,
+``--prose-dev`` scores them too, and the objective is then the mean of both exact matches.
 The model is a conditional logit over each text's NB candidates: ``P(c) ∝ exp(w · x_c)``, fitted by Newton's
 method to the log probability of the candidates that match a gold segmentation (a text with no such candidate,
 or only such candidates, teaches nothing and is skipped). Nine features and a few thousand texts make each fit a
@@ -107,6 +108,8 @@ def add_arguments(p) -> None:
                    help="phrases to cut for training and dev (default: 2500 629, as many as the STAN-large hashtags)")
     p.add_argument("--k", type=int, nargs="+", default=list(K_GRID), help="candidate counts to try")
     p.add_argument("--l2", type=float, nargs="+", default=list(L2_GRID), help="L2 strengths to try")
+    p.add_argument("--tolerance", type=float, default=0.002,
+                   help="objective differences up to this are ties, won by the smaller k (default: 0.002)")
     p.add_argument("--char-model", metavar="NAME",
                    help="also weigh the char model NAME's space log odds at the cuts (slower: one model call a text)")
     p.add_argument("--license", help="the license of the --train data, recorded in the card")
@@ -126,7 +129,7 @@ def run(args, command: str) -> dict:
         train += prose(load_pack(args.lang), args.prose, args.prose_items[0], seed=1)
     if args.prose_dev:
         dev["prose"] = prose(load_pack(args.lang), args.prose_dev, args.prose_items[1], seed=2)
-    grid, best = [], None
+    grid = []
     for k in sorted(args.k):
         t = time.perf_counter()
         tr, dv = examples(probe, train, k), {name: examples(probe, items, k) for name, items in dev.items()}
@@ -139,10 +142,12 @@ def run(args, command: str) -> dict:
                    "objective": round(float(np.mean(list(scores.values()))), 4), "dev_oracle": oracle,
                    "weights": dict(zip(names, np.round(w, 5).tolist()))}
             grid.append(row)
-            if best is None or row["objective"] > best["objective"]:
-                best = row
             print(f"  k={k} l2={l2}: train {row['train_exact']:.4f} dev {scores} (NB {nb}, oracle {oracle}, "
                   f"{time.perf_counter() - t:.1f} s)", file=sys.stderr)
+    top = max(row["objective"] for row in grid)
+    near = [row for row in grid if row["objective"] >= top - args.tolerance]
+    smallest = min(row["k"] for row in near)
+    best = max((row for row in near if row["k"] == smallest), key=lambda row: (row["objective"], row["l2"]))
     report = {"command": command, "features": names,
               "train": {"hashtags": Path(args.train).name, "hashtag_license": args.license,
                         "prose": [Path(f).name for f in args.prose or []], "texts": len(train),
