@@ -1,17 +1,17 @@
 """Reranks the NB segmenter's k best segmentations with evidence the bigram model does not weigh.
 
 The NB Viterbi's best path is right on about 83% of STAN-large dev hashtags, but a right one is among its 5 best
-on about 96%: the word model alone cannot tell "mari scoming" from "maris coming". A linear score over a few
-features of each candidate, as differences from the NB best (its NB score; how many words, unknown words, one-
-and two-letter words it has; its longest word; its unigram-only score; optionally the char model's log odds of a
-space at its cuts) picks among them. The weights are data: ``models/<lang>/rerank.json`` (the card) names the
-weights file, learned on STAN-large train and tuned on its dev file by ``charrestore tune rerank``. A language
-without that card segments with the plain NB (:func:`best_segmenter`).
+on about 96%: the word model alone cannot tell "eu phonic" from "euphonic". A linear score over a few features of
+each candidate, as differences from the NB best (its NB score; how many words, unknown words, one- and two-letter
+words it has; its longest word; its unigram-only score; the letter/digit and case changes it leaves uncut;
+optionally the char model's log odds of a space at its cuts) picks among them. The weights are data:
+``models/<lang>/rerank.json`` (the card) names the weights file, learned on STAN-large train hashtags and short
+prose phrases, k and L2 chosen on dev, by ``charrestore tune rerank``. A language without that card segments with
+the plain NB (:func:`best_segmenter`).
 
 >>> from charrestore.segmenter import Segmenter
 >>> seg = Segmenter({"maris": 5, "coming": 50, "mari": 8, "scoming": 1}, {}, L=8)
->>> r = Reranker(seg, dict(zip(FEATURES, [1, 0, 0, 0, 0, 0, 0, 0])), k=4)
->>> r.segment("mariscoming") == seg.segment("mariscoming")
+>>> Reranker(seg, {"nb": 1.0}, k=4).segment("mariscoming") == seg.segment("mariscoming")
 True
 >>> Reranker(seg, {"nb": 1.0, "longest": 2.0}, k=4).segment("mariscoming")
 'mari scoming'

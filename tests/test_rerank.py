@@ -81,6 +81,12 @@ def test_reranker_candidates(reranker, seg):
     assert reranker.segment("") == "" and reranker.segment("!!") == "!!"
 
 
+def test_configured_keeps_the_weights(reranker):
+    short = reranker.configured(L=3)
+    assert short.segmenter.L == 3 and reranker.segmenter.L != 3 and (short.weights == reranker.weights).all()
+    assert short.segment("EuphonicSound").replace(" ", "") == "EuphonicSound"
+
+
 def test_weights_pick_the_candidate():
     small = Segmenter({"maris": 5, "coming": 50, "mari": 8, "scoming": 1}, {}, L=8)
     assert Reranker(small, {"nb": 1.0}, k=4).segment("mariscoming") == small.segment("mariscoming")
