@@ -358,6 +358,8 @@ def main() -> None:
         for edges in edge_sets:
             runs[f"long {measure} {edges}"] = (measure, edges, fit(model, cache, parts["fit"], pauses[measure], edges,
                                                                   first_free=1, tie_ends=True))
+    if model.pause_measure is not None:  # the offsets the card ships, as the runtime reads them
+        runs["card pause_bias"] = (model.pause_measure, model.pause_edges.tolist(), model.pause_table)
     print(f"fitted in {time.time() - t0:.0f} s", flush=True)
     results = {"docs": args.docs, "parts": parts_info,
                "pauses_fit": {m: pause_stats(pauses[m], parts["fit"], cache, labels, m) for m in EDGE_SETS},
@@ -400,6 +402,9 @@ def main() -> None:
             f"{chosen} - shipped": bootstrap(mcounts["shipped"], mcounts[chosen]),
             f"{chosen} - control": bootstrap(mcounts["control"], mcounts[chosen]),
             "control - shipped": bootstrap(mcounts["shipped"], mcounts["control"])}
+    if "card pause_bias" in mcounts:
+        boot["card pause_bias - control"] = bootstrap(mcounts["control"], mcounts["card pause_bias"])
+        boot["card pause_bias - shipped"] = bootstrap(mcounts["shipped"], mcounts["card pause_bias"])
     results.update(chosen=chosen, chosen_free=free, bootstrap=boot,
                    command="OMP_NUM_THREADS=1 nice -n 5 python scripts/ami_pause.py" + (" --docs meeting" if suffix else ""))
     print("chosen on tune:", chosen, json.dumps(boot), flush=True)

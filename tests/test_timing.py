@@ -35,6 +35,27 @@ def whisper(words, pause: float = 1.5, word: float = 0.3, gap: float = 0.02) -> 
     return json.dumps({"text": "".join(s["text"] for s in segments), "segments": segments}, indent=2) + "\n"
 
 
+def stamp(t: float) -> str:
+    return f"{int(t // 3600):02d}:{int(t // 60 % 60):02d}:{t % 60:06.3f}"
+
+
+def youtube_vtt(words, pause: float = 1.5, word: float = 0.3, size: int = 11) -> str:
+    """A VTT file of cues of ``size`` words with inline word start times (YouTube style: the first word starts with
+    its cue), the same pauses as ``whisper``. (A cue line of one word has no inline time, so its word counts as
+    untimed.)"""
+    t, starts = 0.0, []
+    for w in words:
+        starts.append(t)
+        t += word + (pause if w in PAUSED else 0.0)
+    out = ["WEBVTT", ""]
+    for i in range(0, len(words), size):
+        ws, ts = words[i:i + size], starts[i:i + size]
+        end = starts[i + size] if i + size < len(words) else t
+        line = ws[0] + "".join(f"<{stamp(s)}><c> {w}</c>" for w, s in zip(ws[1:], ts[1:]))
+        out += [f"{stamp(ts[0])} --> {stamp(end)}", line, ""]
+    return "\n".join(out)
+
+
 @pytest.fixture(scope="module")
 def restorer():
     return Restorer(lang="en", engine="pipeline")
@@ -63,6 +84,15 @@ def test_long_pauses_give_more_sentence_ends(restorer):
     ends = {w.strip(" .?,").lower() for w in timed if w.rstrip().endswith((".", "?"))}
     assert len(ends & PAUSED) >= 3, timed
     assert [w.strip(" .?,").lower() for w in timed] == SPEECH  # nothing but marks and case changes
+
+
+def test_inline_vtt_times_give_more_sentence_ends(restorer):
+    text = youtube_vtt(SPEECH)
+    assert all(w.timed for w in read(text, "vtt").words)
+    timed = [w.text for w in read(restore_file(text, "vtt", restorer), "vtt").words]
+    untimed = [w.text for w in read(restore_file(text, "vtt", restorer, timing=False), "vtt").words]
+    assert sentence_ends(timed) > sentence_ends(untimed), (timed, untimed)
+    assert untimed == restorer.engine.restore_words(SPEECH, end=True)
 
 
 def test_no_timing_is_the_plain_restoration(restorer):
