@@ -23,7 +23,7 @@ _TLD = "com|org|net|edu|gov|mil|int|io|co|ai|app|dev|uk|de|fr|es|nl|ru|jp|cn|au|
 _W = r"[\p{L}\p{M}\p{N}_]"
 _SCHEME = r"(?i:https?|ftp)://"
 # A word run of a mention or hashtag ends before a URL scheme glued to it ("@janecheckhttps://...").
-_NAME = rf"{_W}+?(?={_SCHEME}|(?!{_W}))"
+_NAME = rf"(?!\p{{M}}){_W}+?(?={_SCHEME}|(?!{_W}))"  # not from a combining mark: that belongs to the "#" or "@"
 # URL characters, not ending in punctuation that closes the sentence around it; a script written without
 # spaces (日本語) ends a URL, since nothing else would.
 _NOT_URL = r"""\s<>"“”\p{Han}\p{Hiragana}\p{Katakana}、。？！（）"""

@@ -211,3 +211,13 @@ def test_a_word_glued_after_a_number_span_gets_its_own_space(engine):
     a word; restored spaces cut there (it came out as "v2.0.1FIXESTHEBUG")."""
     out = Restorer(lang="en", engine=engine, spaces="restore")("version v2.0.1 fixes the bug")
     assert "v2.0.1 fixes" in out
+
+
+def test_a_tag_never_starts_with_a_combining_mark():
+    """Found by scripts/fuzz.py: in "C#\u05bc#O" the mark belongs to the "#"; taken as a hashtag, --hashtags split
+    dropped the "#" and left the mark alone after a space, changing the base text."""
+    assert [s.kind for s in find("C#\u05bc#O @\u0301x")] == ["hashtag"]
+    en = load_pack("en")
+    text = "C#\u05bc#O and #abc"
+    out = Restorer(lang="en", engine="pipeline", spaces="keep", hashtags="split")(text)
+    assert base_text(out, en).replace("#", "") == base_text(text, en).replace("#", "")
