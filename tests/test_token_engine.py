@@ -285,3 +285,12 @@ def test_bench_command_times_every_engine(models):
     res = cli(models, "bench", "--lang", "gu")
     err = res.stderr.decode()
     assert res.returncode == 1 and len(err.strip().splitlines()) == 1 and "Table-5" in err
+
+
+@needs_nb
+def test_segmenter_space_beside_an_invalid_byte_is_left_out(restorers):
+    """Found by hypothesis: the NB cut after "\\udcff\\u0301" (an invalid byte and a combining mark), and the space,
+    which is text beside an invalid byte, changed the base text."""
+    text = "\udcff\u0301iphone "
+    out = restorers["restore"](text)
+    assert base_text(out, EN) == base_text(text, EN)

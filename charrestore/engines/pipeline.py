@@ -87,16 +87,23 @@ class PipelineEngine(Engine):
             self._segmenter = Segmenter.load(self.pack.code, self.models_dir)
         return self._segmenter
 
+    def segmented(self, base: list[str], protected=((), ())) -> np.ndarray:
+        """A SPACE after each grapheme the NB segmenter cuts after (the graphemes stay as they are: where a
+        space cannot be shown, beside an invalid byte or before a lone combining mark, rendering leaves it out)."""
+        ends = np.cumsum([len(g) for g in base])
+        cuts = np.asarray(self.segmenter().cuts("".join(base), *protected), np.int64)
+        at = np.searchsorted(ends, cuts)
+        given = np.zeros(len(base), np.int32)
+        given[at[(at < len(base)) & (ends[np.minimum(at, len(base) - 1)] == cuts)]] = self.space_bit
+        return given
+
     def classes(self, base, given, kept, keep, end=True, frozen=None):
         """A protected span is one word (the segmenter never cuts inside it) whose case and inner marks stay as
         given; a word ending a trailing block of tags takes no mark."""
         own = given
         if not keep:
             protected = frozen.for_segmenter(base) if frozen else ((), ())
-            segmented, given = parse(self.segmenter().segment("".join(base), *protected), self.pack, apply_map=False)
-            if len(segmented) != len(base):  # a combining sign merged across a removed space: no longer aligned
-                kept, frozen = np.zeros(len(segmented), np.int32), None
-            base = segmented
+            given = self.segmented(base, protected)
         given = given & self.space_bit
         marks, caps = kept & self.mark_bits, kept & self.caps_bit
         spans = words(base, given, self.pack)
