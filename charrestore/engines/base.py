@@ -122,15 +122,15 @@ class Engine(ABC):
         file fails when the Restorer is built, before any output (no-op unless an engine loads lazily)."""
 
     def hashtag_segmenter(self):
-        """The pack's NB segmenter, which cuts hashtags into words (None: the pack or the models folder has
-        none; a tag then stays one word)."""
+        """The pack's segmenter that cuts hashtags into words: the reranked NB where the language has one, else
+        the plain NB (None: the pack or the models folder has none; a tag then stays one word)."""
         if "nb" not in self.pack.models:
             return None
         from ..cards import ModelError
-        from ..segmenter import Segmenter
+        from ..rerank import best_segmenter
 
         try:
-            return Segmenter.load(self.pack.code, self.models_dir)
+            return best_segmenter(self.pack.code, self.models_dir)
         except ModelError:
             return None
 
