@@ -28,8 +28,9 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def load_card(lang: str, name: str, root: Path | None = None) -> tuple[dict, Path]:
-    """Read ``models/<lang>/<name>.json`` and check its artifact; returns (card, artifact path)."""
+def load_card(lang: str, name: str, root: Path | None = None, kind: str | None = None) -> tuple[dict, Path]:
+    """Read ``models/<lang>/<name>.json`` (of the ``kind`` given, if one is) and check its artifact; returns
+    (card, artifact path)."""
     folder = (root or models_dir()) / lang
     card_path = folder / f"{name}.json"
     if not card_path.is_file():
@@ -40,6 +41,8 @@ def load_card(lang: str, name: str, root: Path | None = None) -> tuple[dict, Pat
         raise ModelError(f"{card_path}: unreadable model card ({exc})") from None
     try:
         check_card(card)
+        if kind is not None and card["kind"] != kind:
+            raise SchemaError(f"'kind' must be {kind!r}, not {card['kind']!r}")
     except SchemaError as exc:
         raise ModelError(f"{card_path}: {exc}") from None
     artifact, expected = folder / card["file"], card["sha256"]

@@ -27,12 +27,12 @@ from typing import Mapping
 
 import numpy as np
 
-from .cards import ModelError, load_card, sha256_of
+from .cards import ModelError, load_card
 from .kbest import MAX_CHARS, nbest
 from .kbest import Path as NBPath
 from .paths import models_dir
 from .segmenter import _CAMEL, _DIGIT_CHANGE, Segmenter
-from .validate import SchemaError, check_depth, fields
+from .validate import SchemaError, fields
 
 FEATURES = ("nb", "words", "unknown", "single", "short", "longest", "unigram", "digits", "camel", "char")
 CARD = "rerank"
@@ -172,31 +172,9 @@ def char_scorer(lang: str, name: str, root: Path | None = None):
     return runtime.session(path, 1), {g: i for i, g in enumerate(card["vocab"])}, classes
 
 
-def read_card(lang: str, root: Path | None = None) -> tuple[dict, Path]:
-    """The reranker's card and its weights file, checked like ``cards.load_card`` checks the other models (that
-    one knows only the ONNX and NB kinds)."""
-    card_path = Path(root or models_dir()) / lang / f"{CARD}.json"
-    try:
-        card = json.loads(card_path.read_text(encoding="utf-8"))
-        check_depth(card)
-        fields(card, {"kind": "str", "file": "name", "sha256": "sha256"}, {"char_model": "name"})
-        if card["kind"] != CARD:
-            raise SchemaError(f"'kind' must be {CARD!r}, not {card['kind']!r}")
-    except OSError as exc:
-        raise ModelError(f"no reranker for language {lang!r}: {card_path} ({exc.strerror})") from None
-    except (ValueError, RecursionError) as exc:
-        raise ModelError(f"{card_path}: unreadable reranker card ({exc})") from None
-    path = card_path.parent / card["file"]
-    if not path.is_file():
-        raise ModelError(f"{path}: reranker weights missing")
-    if sha256_of(path) != card["sha256"]:
-        raise ModelError(f"{path}: sha256 does not match its card {card_path.name} (corrupt or replaced)")
-    return card, path
-
-
 @lru_cache(maxsize=8)
 def _load(lang: str, root: Path | None) -> Reranker:
-    card, path = read_card(lang, root)
+    card, path = load_card(lang, CARD, root, kind=CARD)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         fields(data, {"weights": "numbers", "k": "int"}, {"max_chars": "int"})

@@ -138,6 +138,7 @@ CARD_FIELDS = {
                          {"bias": "numbers", "case_bias": "numbers", "lexicon": "map", "edge_id": "int?",
                           "final_mark": "bool", "pause_bias": "table"}),
     "nb": ({}, {"params": "table", "total": "number"}),
+    "rerank": ({}, {"char_model": "name"}),
 }
 
 
