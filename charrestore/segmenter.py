@@ -29,6 +29,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 import regex
 
+from . import fast_viterbi
 from .cards import ModelError, load_card
 
 START = "<s>"  # the context of the first word of a text, and after punctuation
@@ -187,7 +188,11 @@ class Segmenter:
 
     def _cuts(self, text: str, rules: dict[int, int] | None = None) -> list[int]:
         lattice = self._lattice(text, rules)
-        return [] if lattice is None else lattice.to_text(self._viterbi(*lattice[:3]))
+        if lattice is None:
+            return []
+        if fast_viterbi.available and len(lattice.s) >= fast_viterbi.MIN_CHARS:
+            return lattice.to_text(fast_viterbi.viterbi(self, START, *lattice[:3]))
+        return lattice.to_text(self._viterbi(*lattice[:3]))
 
     def _lattice(self, text: str, rules: dict[int, int] | None = None) -> Lattice | None:
         """What the decoders read: the word runs of ``text`` lower-cased and joined, and per boundary its kind and
