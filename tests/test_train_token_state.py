@@ -80,3 +80,36 @@ def test_edge_windows_begin_after_or_end_at_a_sentence_end():
         assert punct[first_word - 1] == end and starts[k, 0] == 1
     for k in np.flatnonzero(ends):
         assert p[k, -1] == end and ids[k, W] == edge
+
+
+def test_sampling_weights_come_from_the_command_line(tmp_path):
+    from charrestore.training.runs import TrainingError
+    from charrestore.training.train_token import sampling_weights
+
+    a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"
+    meta = {"sources": [{"path": str(a), "weight": 1.0}, {"path": str(b), "weight": 2.0}]}
+    assert sampling_weights(meta, [(str(a), 0.0), (str(b), 5.0)]) == [0.0, 5.0]
+    assert sampling_weights(meta, [(str(a), 3.0)]) == [3.0, 2.0]  # a source not named keeps its encoded weight
+    with pytest.raises(TrainingError, match="weight 0"):
+        sampling_weights(meta, [(str(a), 0.0), (str(b), 0.0)])
+
+
+def test_spoken_sources_are_made_alike_before_reading(tmp_path):
+    """Court "..." and earnings "…" mid-turn are interruptions ("--"), WorkLife speaker initials go; other files
+    (dev references among them) are read as they are."""
+    from charrestore import load_pack
+    from charrestore.training.corpus import read_documents
+
+    pack = load_pack("en")
+    rows = {"scotus_oral_arguments": "t1\tThis litigation alone... these cases go on for years...",
+            "earnings_calls": "e21\tWe expect… you know, growth…",
+            "ted_extra": "ted1\tThe old and the new. MM: The medium does. USA Today said so.",
+            "ted_dev": "1\tWell... I think so."}
+    docs = {}
+    for name, row in rows.items():
+        (tmp_path / f"{name}.tsv").write_text(row + "\n", encoding="utf-8")
+        docs[name] = read_documents(tmp_path / f"{name}.tsv", pack)[0]
+    assert docs["scotus_oral_arguments"] == "This litigation alone -- these cases go on for years..."
+    assert docs["earnings_calls"] == "We expect -- you know, growth…"
+    assert docs["ted_extra"] == "The old and the new. The medium does. USA Today said so."
+    assert docs["ted_dev"] == "Well... I think so."

@@ -18,6 +18,16 @@ from ..packs import LanguagePack
 # "(Applause)", "(Laughter)", "(Audience cheers)": transcript annotations, not text.
 _SOUND_TAG = re.compile(r"\((?:[A-Z][a-z]+)(?: [a-z]+){0,3}\)")
 _HAS_LOWER = re.compile(r"[a-z]")
+# What differs between the spoken sources of ../shared/corpora/en, made alike before the pack's map reads them
+# (training only: dev and test references stay as they are). Keyed by file name without its suffix.
+SOURCE_RULES: dict[str, tuple[tuple[re.Pattern, str], ...]] = {
+    # Before ~2008 a self-interruption is "...", after it "--" (as in TED): one convention, the later one.
+    "scotus_oral_arguments": ((re.compile(r"\s*\.\.\.+\s*(?=\S)"), " -- "),),
+    # A trail-off mid-turn ("we expect… you know") is an interruption too, not a sentence end.
+    "earnings_calls": ((re.compile(r"\s*…\s*(?=\S)"), " -- "),),
+    # The WorkLife podcast episodes name speakers by initials inside paragraphs ("CB: Looks very good").
+    "ted_extra": ((re.compile(r"(?:^|(?<=\s))[A-Z]{1,3}: "), ""),),
+}
 
 
 def parse_corpus_arg(spec: str) -> tuple[str, float]:
@@ -38,6 +48,7 @@ def clean(paragraph: str, pack: LanguagePack) -> str:
 def read_documents(path: str | Path, pack: LanguagePack, holdout=None) -> list[str]:
     """The documents of one corpus file, cleaned; ``holdout(doc_id) -> bool`` drops documents."""
     path = Path(path)
+    rules = SOURCE_RULES.get(path.stem, ())
     joiner = " " if pack.has_space else ""
     docs: dict[str, list[str]] = {}
     with open(path, encoding="utf-8") as fh:
@@ -50,6 +61,8 @@ def read_documents(path: str | Path, pack: LanguagePack, holdout=None) -> list[s
                 doc_id, text = str(n), line
             if holdout is not None and holdout(doc_id):
                 continue
+            for pattern, replacement in rules:
+                text = pattern.sub(replacement, text)
             text = clean(text, pack)
             if text:
                 docs.setdefault(doc_id, []).append(text)

@@ -32,13 +32,14 @@ from ..engines.token_input import load_tokenizer, pack_windows, word_pieces
 from ..labels import CASING_LABELS, PUNCT_ORDER, casing_class, labelled_words, punct_label
 from ..packs import CAPS, LanguagePack, load_pack
 from .corpus import parse_corpus_arg, read_documents
-from .runs import (STATE, add_state_arguments, fit, load_trained, read_state, resume, rng_of, save_state, seed_from,
+from .distill import Teacher, one_hot
+from .runs import (STATE, TrainingError, add_state_arguments, fit, load_trained, read_state, resume, rng_of, save_state, seed_from,
                    set_threads, start)
 
 TOKENIZER = "tokenizer.model"
 DATA_FILES = ("meta.json", TOKENIZER)  # what a compact state carries of data/
 HYPER = ("emb", "lstm", "conv_layers", "kernel", "dropout", "window", "batch", "lr", "weight_decay", "alpha", "steps",
-         "vocab", "edges")  # the options that a resumed run takes from its state
+         "vocab", "edges", "hard")  # the options that a resumed run takes from its state
 SP_LINE_WORDS = 100
 
 
@@ -221,10 +222,12 @@ def train(args) -> Path:
         vocab = meta["vocab_size"] + (1 if hyper.get("edges") else 0)  # the edge id is the last row
         model = build_token_model(vocab, emb=hyper["emb"], lstm=hyper["lstm"],
                                   conv_layers=hyper["conv_layers"], kernel=hyper["kernel"], dropout=hyper["dropout"])
-        sce = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+        soft = hyper.get("hard", 1.0) < 1.0  # distilled: the targets are distributions
+        ce = (keras.losses.CategoricalCrossentropy if soft else keras.losses.SparseCategoricalCrossentropy)(
+            from_logits=True)
+        accuracy = "categorical_accuracy" if soft else "sparse_categorical_accuracy"
         model.compile(optimizer=keras.optimizers.Adam(lr, weight_decay=hyper["weight_decay"], clipnorm=1.0),
-                      loss=[sce, sce], loss_weights=[hyper["alpha"], 1.0],
-                      metrics=[["sparse_categorical_accuracy"], ["sparse_categorical_accuracy"]])
+                      loss=[ce, ce], loss_weights=[hyper["alpha"], 1.0], metrics=[[accuracy], [accuracy]])
         return model
 
     if (resumed := resume(out, build)):
@@ -232,7 +235,7 @@ def train(args) -> Path:
     elif init:
         # Another run's history, CPU time and commands carry over: the card counts the whole cost.
         state = read_state(init)
-        state["hyper"].update(lr=args.lr, steps=args.steps, edges=args.edges)
+        state["hyper"].update(lr=args.lr, steps=args.steps, edges=args.edges, hard=args.hard)
         state.update(rng=None, stage_start=state["epoch"], init_from=str(init))
         model = build(state["hyper"], args.lr)
         init_weights(load_trained(init), model)
@@ -240,24 +243,46 @@ def train(args) -> Path:
     else:
         state, model = start(build, args, HYPER)
     hyper = state["hyper"]
+    hard = hyper.get("hard", 1.0)
+    teacher = None
+    if hard < 1.0:
+        if not args.teacher:
+            raise TrainingError(f"this run distills (hard weight {hard}): give --teacher")
+        teacher = Teacher(Path(args.teacher), data_dir / TOKENIZER, (meta["punct_labels"], meta["case_labels"]),
+                          args.threads)
+        dev_y = tuple(one_hot(y, len(labels)) for y, labels in zip(dev_y, (meta["punct_labels"], meta["case_labels"])))
     rng = rng_of(state, args.seed)
     ends = [meta["punct_labels"].index(lab) for lab in ("PERIOD", "QUESTION")]
-    sampler = WordWindowSampler(streams, [s["weight"] for s in meta["sources"]], hyper["window"], rng,
+    sampler = WordWindowSampler(streams, sampling_weights(meta, corpora), hyper["window"], rng,
                                 edge=meta["vocab_size"], edges=hyper.get("edges", 0.0), end_labels=ends)
 
     def batches():
         while True:
-            yield sampler.batch(hyper["batch"])
+            x, y = sampler.batch(hyper["batch"])
+            yield x, (y if teacher is None else teacher.targets(x, y, hard))
 
     # An explicit signature: the subword length varies from batch to batch (Keras would guess it from two).
     ids_spec = tf.TensorSpec([None, None], tf.int32)
-    dataset = tf.data.Dataset.from_generator(batches, output_signature=((ids_spec, ids_spec), (ids_spec, ids_spec)))
+    y_spec = ids_spec if teacher is None else tf.TensorSpec([None, None, None], tf.float32)
+    dataset = tf.data.Dataset.from_generator(batches, output_signature=((ids_spec, ids_spec), (y_spec, y_spec)))
     fit(model, dataset, (dev_x, dev_y), state, out, rng, args, seen="words", lr_factor=0.8, patience=8,
         validation_batch_size=128)
     if args.save_state:
         save_state(model, out, Path(args.save_state), DATA_FILES, args.state_weights_only,
                    (dev_x[0][:32], dev_x[1][:32]))
     return out
+
+
+def sampling_weights(meta: dict, corpora: list[tuple[str, float]]) -> list[float]:
+    """Per encoded source, the weight that this command gives its path (``PATH@WEIGHT``; 0 leaves it out), else
+    the weight it was encoded with: runs that share one encoded mix differ only in how they sample it."""
+    given = {str(Path(path).resolve()): weight for path, weight in corpora}
+    weights = [given.get(str(Path(s["path"]).resolve()), s["weight"]) for s in meta["sources"]]
+    if not sum(weights) > 0:
+        raise TrainingError("every corpus has weight 0")
+    print("sampling weights: " + ", ".join(f"{Path(s['path']).stem} {w:g}" for s, w in zip(meta["sources"], weights)),
+          flush=True)
+    return weights
 
 
 def init_weights(src, dst) -> None:
@@ -296,6 +321,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--edges", type=float, default=0.0,
                    help="share of windows that begin or end at a sentence boundary, marked with the edge id")
     p.add_argument("--init-from", help="a training folder whose best weights start this run (same tokenizer)")
+    p.add_argument("--teacher", help="an exported token.onnx (beside its card) whose outputs the student learns")
+    p.add_argument("--hard", type=float, default=1.0,
+                   help="weight of the gold labels in the targets; the teacher's probabilities get the rest (default 1)")
     add_state_arguments(p)
 
 
