@@ -113,3 +113,21 @@ def test_spoken_sources_are_made_alike_before_reading(tmp_path):
     assert docs["earnings_calls"] == "We expect -- you know, growth…"
     assert docs["ted_extra"] == "The old and the new. The medium does. USA Today said so."
     assert docs["ted_dev"] == "Well... I think so."
+
+
+def test_brown_dev_documents_are_never_trained_on(tmp_path):
+    """corpus.HELD_OUT: the 1-in-5 Brown documents that scripts/eval_char.py --holdout 5 scores are left out of
+    training, and dev.py's reader picks exactly those."""
+    from charrestore import load_pack
+    from charrestore.training.corpus import held_out, read_documents
+    from charrestore.tuning.dev import load_dev
+
+    pack = load_pack("en")
+    ids = [f"c{k:03d}" for k in range(40)]
+    path = tmp_path / "brown_train_docs.tsv"
+    path.write_text("".join(f"{i}\tnews\tDocument {i} is here.\n" for i in ids), encoding="utf-8")
+    dev = {i for i in ids if held_out(i, 5)}
+    assert 0 < len(dev) < len(ids)
+    trained = {d.split()[1] for d in read_documents(path, pack)}
+    assert trained == set(ids) - dev
+    assert {d.split()[1] for d in load_dev([path], pack, 5)} == dev

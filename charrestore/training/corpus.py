@@ -7,6 +7,7 @@ last column the text (paragraphs of one id form one document); ``.txt`` files wi
 from __future__ import annotations
 
 import re
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -30,6 +31,17 @@ SOURCE_RULES: dict[str, tuple[tuple[re.Pattern, str], ...]] = {
 }
 
 
+# Training files that also give a dev set: 1 document in N (by ``held_out``) is never trained on. Brown is the
+# written-text dev set of en (scripts/eval_char.py --dev .../brown_train_docs.tsv --holdout 5).
+HELD_OUT = {"brown_train_docs": 5}
+
+
+def held_out(doc_id: str, every: int) -> bool:
+    """Whether a document is in the 1-in-``every`` dev share of its file: a numeric id that is a multiple of
+    ``every``, else one whose CRC-32 is (stable across runs and machines, unlike ``hash``)."""
+    return (int(doc_id) if doc_id.isdigit() else zlib.crc32(doc_id.encode("utf-8"))) % every == 0
+
+
 def parse_corpus_arg(spec: str) -> tuple[str, float]:
     """``PATH`` or ``PATH@WEIGHT`` (sampling weight, default 1)."""
     path, _, weight = spec.partition("@")
@@ -46,9 +58,13 @@ def clean(paragraph: str, pack: LanguagePack) -> str:
 
 
 def read_documents(path: str | Path, pack: LanguagePack, holdout=None) -> list[str]:
-    """The documents of one corpus file, cleaned; ``holdout(doc_id) -> bool`` drops documents."""
+    """The documents of one corpus file, cleaned; ``holdout(doc_id) -> bool`` drops documents, as do the file's
+    ``HELD_OUT`` dev documents."""
     path = Path(path)
     rules = SOURCE_RULES.get(path.stem, ())
+    if path.stem in HELD_OUT:
+        every, other = HELD_OUT[path.stem], holdout
+        holdout = lambda doc_id: held_out(doc_id, every) or (other is not None and other(doc_id))  # noqa: E731
     joiner = " " if pack.has_space else ""
     docs: dict[str, list[str]] = {}
     with open(path, encoding="utf-8") as fh:

@@ -10,17 +10,18 @@ from pathlib import Path
 
 from ..codec import parse, render, strip_features
 from ..packs import LanguagePack
-from ..training.corpus import clean
+from ..training.corpus import clean, held_out
 
 IWSLT_MARKS = {"O": "", "COMMA": ",", "PERIOD": ".", "QUESTION": "?"}
 
 
 def _rows(files, holdout: int = 0):
-    """The columns of each line; with ``holdout``, only documents whose numeric id is a multiple of it."""
+    """The columns of each line; with ``holdout``, only the documents that ``corpus.held_out`` puts in its
+    1-in-``holdout`` dev share (numeric ids: the multiples of it)."""
     for f in files:
         for line in Path(f).read_text(encoding="utf-8").splitlines():
             cols = line.split("\t")
-            if holdout and not (cols[0].isdigit() and int(cols[0]) % holdout == 0):
+            if holdout and not held_out(cols[0], holdout):
                 continue
             yield cols
 
