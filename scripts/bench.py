@@ -5,7 +5,8 @@
   the char model alone) and spaced (``--spaces keep``), at 1 and 2 threads;
 - cold start of ``charrestore fix "…"`` as a whole process;
 - peak RSS (VmHWM) of a fresh process that restores the 1 MB document;
-- model file size.
+- model file size;
+- for en, spaces alone on an unspaced document: the NB segmenter beside wordsegment (``--peer-size`` characters).
 
 ``charrestore bench`` is the quick version (Table 5 or the user's text, same median timer).
 Engines run interleaved in one process, so rows compare with each other on the same (possibly busy) machine.
@@ -86,16 +87,37 @@ def bench_engine(lang: str, engine: str, runs: int, size: int) -> dict:
     return row
 
 
+def bench_segmenters(runs: int, size: int) -> list[dict]:
+    """Spaces alone on the unspaced English document (``size`` characters): the NB segmenter (the pipeline's first
+    stage) beside wordsegment, the usual peer, timed in the same process one after the other."""
+    import wordsegment
+
+    from charrestore.segmenter import Segmenter
+
+    doc = long_document("en", size, False)
+    seg = Segmenter.load("en")
+    wordsegment.load()
+    rows = []
+    for name, fn in (("NB segmenter (spaces only)", seg.segment), ("wordsegment (spaces only)", wordsegment.segment)):
+        fn(doc[:5000])  # warm-up (and the C loop's tables)
+        rows.append({"engine": name, "lang": "en", "unspaced_chars_per_s_1t": len(doc) / median_time(lambda: fn(doc), runs)})
+    return rows
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--lang", default="en")
     p.add_argument("--engines", nargs="+", default=["char", "pipeline"])
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--size", type=int, default=1_000_000, help="long-document size in characters")
+    p.add_argument("--peer-size", type=int, default=10_000,
+                   help="document size of the segmenter rows (en; wordsegment runs at about 500 chars/s on it)")
     p.add_argument("--out", help="report path (default: reports/bench_<lang>.md)")
     args = p.parse_args()
     out = Path(args.out or ROOT / "reports" / f"bench_{args.lang}.md")
     rows = [bench_engine(args.lang, e, args.runs, args.size) for e in args.engines]
+    if args.lang == "en":
+        rows += bench_segmenters(args.runs, args.peer_size)
     cols = list(dict.fromkeys(k for row in rows for k in row))
     lines = [f"Machine: {platform.machine()}, {platform.python_version()}; medians of {args.runs} runs "
              f"(Table-5 latency: {args.runs * 10}); `python {' '.join(sys.argv)}`", "",

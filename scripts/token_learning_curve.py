@@ -74,13 +74,16 @@ def main():
                 export([ckpt], "en", Path(tmp) / "en", "token", 64, 16, 8)
                 f0, f1, bias = iwslt_f1(Path(tmp), pack)
             epoch, cpu_h = state["epoch"], state["cpu_seconds"] / 3600
+            stage = state["history"][state.get("stage_start", 0):]
+            dev_loss = min(h["val_loss"] for h in stage) if stage else None
         else:
             card = json.loads((ckpt / "en" / "token.json").read_text())
             f0, f1, bias = iwslt_f1(ckpt, pack)
             tr = card["training"]  # an ensemble's card: its members' epochs, their CPU hours in all
             epoch = tr.get("epochs") or max(m["epochs"] for m in tr["members"])
             cpu_h = tr["cpu_hours"]
-        points.append({"checkpoint": str(ckpt), "epoch": epoch, "cpu_hours": round(cpu_h, 3),
+            dev_loss = None
+        points.append({"checkpoint": str(ckpt), "epoch": epoch, "cpu_hours": round(cpu_h, 3), "ted_dev_loss": dev_loss,
                        "iwslt_punct_f1": round(f0, 4), "iwslt_punct_f1_tuned_offsets": round(f1, 4),
                        "offsets": bias})
         cached.write_text(json.dumps(points[-1]) + "\n")
@@ -88,10 +91,11 @@ def main():
     points.sort(key=lambda q: q["cpu_hours"])
 
     lines = ["# Learning curve of the token model (en)", "", f"Command: `python {' '.join(sys.argv)}`", "",
-             "| epoch | CPU h | iwslt dev2012 punct F1 (no offsets) | with offsets tuned on ted_dev talks |",
-             "|---|---|---|---|"]
-    lines += [f"| {q['epoch']} | {q['cpu_hours']:.2f} | {100 * q['iwslt_punct_f1']:.2f} | "
-              f"{100 * q['iwslt_punct_f1_tuned_offsets']:.2f} |" for q in points]
+             "| checkpoint | epoch | CPU h | best ted_dev loss | iwslt dev2012 punct F1 (no offsets) | with offsets tuned "
+             "on ted_dev talks |", "|---|---|---|---|---|---|"]
+    lines += [f"| {Path(q['checkpoint']).name} | {q['epoch']} | {q['cpu_hours']:.2f} | "
+              f"{'' if q.get('ted_dev_loss') is None else format(q['ted_dev_loss'], '.4f')} | "
+              f"{100 * q['iwslt_punct_f1']:.2f} | {100 * q['iwslt_punct_f1_tuned_offsets']:.2f} |" for q in points]
     fit = None
     fitted = [q for q in points if q["epoch"] >= args.fit_from]
     if len(fitted) >= 2:
