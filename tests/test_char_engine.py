@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
@@ -159,9 +159,12 @@ def models_with_nb(tmp_path_factory):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=st.one_of(any_text, texty))
+@example(text="#0A")
 def test_nb_spaces_on_unspaced_input(models_with_nb, text):
-    """--segmenter nb: the spaces are the NB segmenter's, the rest is the model's, and nothing is lost."""
+    """--segmenter nb: the spaces are the NB segmenter's (never inside a protected span: "#0A" stays whole), the
+    rest is the model's, and nothing is lost."""
     from charrestore.segmenter import Segmenter
+    from charrestore.spans import base_spans, protect
 
     pack = load_pack("en")
     restorer = Restorer(lang="en", engine="char", spaces="restore", segmenter="nb", models_dir=str(models_with_nb))
@@ -169,7 +172,9 @@ def test_nb_spaces_on_unspaced_input(models_with_nb, text):
     assert base_text(out, pack) == base_text(text, pack)
     base = parse(text, pack, apply_map=False)[0]
     if base and graphemes("".join(base)) == base:  # no grapheme merged across a dropped space
-        expected = Segmenter.load("en", models_with_nb).segment("".join(base)).split(" ")
+        frozen = protect(base, base_spans(text, base, pack))
+        rules = frozen.for_segmenter(base) if frozen else ((), ())
+        expected = Segmenter.load("en", models_with_nb).segment("".join(base), *rules).split(" ")
         assert [base_text(w, pack) for w in out.split(" ")] == [base_text(w, pack) for w in expected]
 
 
