@@ -49,11 +49,12 @@ def _hash_rows(rows: np.ndarray) -> np.ndarray:
     return h
 
 
-def tables(seg, start: str) -> Tables:
-    """The arrays of ``seg``'s counts, built on first use and kept on the segmenter (and its configured copies)."""
+def tables(seg, start: str) -> Tables | None:
+    """The arrays of ``seg``'s counts, built on first use and kept on the segmenter (and its configured copies);
+    None if two of its words collide in the hash."""
     built = seg.__dict__.get("_fast_tables")
     if built is not None:
-        return built
+        return built or None
     words = list(seg._uni)
     ids = {w: k for k, w in enumerate(words)}
     logp = np.asarray(list(seg._uni.values()), np.float64)
@@ -66,8 +67,9 @@ def tables(seg, start: str) -> Tables:
         rows = flat[offsets[wid][:, None] + np.arange(n)]
         h = _hash_rows(rows)
         order = np.argsort(h, kind="stable")
-        if len(np.unique(h)) != len(h):  # two words of one length with one hash: look those up in Python
-            raise ValueError("hash collision in the vocabulary")
+        if len(np.unique(h)) != len(h):  # two words of one length share a hash: this vocabulary stays in Python
+            seg.__dict__["_fast_tables"] = False
+            return None
         by_length[n] = (h[order], wid[order], rows[order])
     contexts = [(ids[p], raw) for p, raw in seg._raw_contexts.items() if p in ids]
     items = " ".join(raw for _, raw in contexts).split(" ")
@@ -116,6 +118,8 @@ def hits(t: Tables, s: str, L: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
 def viterbi(seg, start_word: str, s: str, kind: bytearray, bonus: list[float]) -> list[int]:
     """Word boundaries (indices into ``s``) of the best segmentation, exactly as ``Segmenter._viterbi``."""
     t = tables(seg, start_word)
+    if t is None:
+        return seg._viterbi(s, kind, bonus)
     ptr, start, wid, lp = hits(t, s, seg.L)
     return _c_viterbi(len(s), len(start), len(t.logp), len(t.ctx_wid), seg.L, t.start_wid, seg._unk0, seg._unk1,
                       kind, np.asarray(bonus, np.float64), ptr, start, wid, lp, t.ctx_ptr, t.ctx_wid, t.ctx_lp)
