@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 import regex
 
+from . import codec_ascii
 from .packs import CAPS, SPACE, LanguagePack
 
 _GRAPHEME = regex.compile(r"\X")
@@ -100,6 +101,8 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     Spaces and marks next to an invalid byte, and white space before a lone combining mark, stay
     base graphemes (``_held``): the bytes keep their neighbours, and the marks before the combining mark stay.
     """
+    if codec_ascii.applies(text):
+        return codec_ascii.parse(text, pack, apply_map)
     gs = graphemes(unicodedata.normalize(pack.normalization, text))
     bits = {f: pack.bit(f) for f in pack.marks}
     space_bit, caps_bit = pack.bit(SPACE), pack.bit(CAPS)
@@ -169,6 +172,9 @@ def render(base: list[str], classes, pack: LanguagePack) -> str:
     normalization form. Nothing is rendered next to an invalid byte (it keeps its neighbours), and
     no space next to white space that the input holds as text (see ``parse``).
     """
+    joined = codec_ascii.renders(base, pack)
+    if joined is not None:
+        return codec_ascii.render(joined, classes, pack)
     caps_bit, space_bit = pack.bit(CAPS), pack.bit(SPACE)
     marks = [(pack.bit(m), m) for m in pack.marks]
     after_mask = sum(b for b, _ in marks) | space_bit

@@ -1,11 +1,13 @@
 """The codec on hand-written examples in all three packs, and its invariants over arbitrary Unicode."""
 
 import unicodedata
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from charrestore import codec_ascii
 from charrestore.codec import base_text, case_split, graphemes, parse, render, strip_features
 from charrestore.packs import load_pack
 
@@ -201,3 +203,38 @@ def test_marks_never_land_inside_a_cluster(code, text, data):
     known = set(base)
     for g in graphemes(out):
         assert g in marks or g in known or case_split(g)[0] in known, g
+
+
+ASCII_TEXT = st.text(alphabet=st.one_of(st.sampled_from(list("aAbBzZ09 \t\n\x0b\x1c.,?!;:-'\"()_#@/$")),
+                                        st.characters(max_codepoint=127)), max_size=300)
+
+
+@ALL
+@settings(max_examples=150, deadline=None)
+@given(ASCII_TEXT, st.booleans())
+@example("-" * 70, True)
+@example("a-b'c " * 20 + "-", True)
+def test_ascii_parse_is_the_general_parse(code, text, apply_map):
+    """codec_ascii.parse (texts of 64+ characters) against the grapheme loop it stands in for."""
+    pack = load_pack(code)
+    text = (text or "x") * (1 + codec_ascii.MIN_CHARS // max(1, len(text)))
+    fast_base, fast_classes = parse(text, pack, apply_map)
+    with mock.patch.object(codec_ascii, "applies", lambda _: False):
+        base, classes = parse(text, pack, apply_map)
+    assert codec_ascii.applies(text) == ("\r" not in text)
+    assert fast_base == base and fast_classes.tolist() == classes.tolist() and fast_classes.dtype == classes.dtype
+
+
+@ALL
+@settings(max_examples=150, deadline=None)
+@given(ASCII_TEXT, st.data())
+def test_ascii_render_is_the_general_render(code, text, data):
+    pack = load_pack(code)
+    chars = [ch for ch in text if ch != "\r"] or ["x"]
+    base = chars * (1 + codec_ascii.MIN_CHARS // len(chars))
+    classes = data.draw(st.lists(st.integers(0, pack.n_classes - 1), min_size=len(base), max_size=len(base)))
+    fast = render(base, classes, pack)
+    with mock.patch.object(codec_ascii, "renders", lambda *_: None):
+        general = render(base, classes, pack)
+    assert (codec_ascii.renders(base, pack) is not None) == all(m.isascii() for m in pack.marks)  # ja: 、。？
+    assert fast == general
