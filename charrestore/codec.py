@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 import regex
 
-from . import codec_ascii
+from . import codec_fast
 from .packs import CAPS, SPACE, LanguagePack
 
 _GRAPHEME = regex.compile(r"\X")
@@ -101,9 +101,12 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     Spaces and marks next to an invalid byte, and white space before a lone combining mark, stay
     base graphemes (``_held``): the bytes keep their neighbours, and the marks before the combining mark stay.
     """
-    if codec_ascii.applies(text):
-        return codec_ascii.parse(text, pack, apply_map)
-    gs = graphemes(unicodedata.normalize(pack.normalization, text))
+    norm = unicodedata.normalize(pack.normalization, text)
+    if len(norm) >= codec_fast.MIN_CHARS and codec_fast.singletons(norm):
+        fast = codec_fast.parse(norm, pack, apply_map)
+        if fast is not None:
+            return fast
+    gs = graphemes(norm)
     bits = {f: pack.bit(f) for f in pack.marks}
     space_bit, caps_bit = pack.bit(SPACE), pack.bit(CAPS)
     if space_bit:
@@ -172,9 +175,9 @@ def render(base: list[str], classes, pack: LanguagePack) -> str:
     normalization form. Nothing is rendered next to an invalid byte (it keeps its neighbours), and
     no space next to white space that the input holds as text (see ``parse``).
     """
-    joined = codec_ascii.renders(base, pack)
-    if joined is not None:
-        return codec_ascii.render(joined, classes, pack)
+    fast = codec_fast.render(base, classes, pack) if len(base) >= codec_fast.MIN_CHARS else None
+    if fast is not None:
+        return unicodedata.normalize(pack.normalization, fast)
     caps_bit, space_bit = pack.bit(CAPS), pack.bit(SPACE)
     marks = [(pack.bit(m), m) for m in pack.marks]
     after_mask = sum(b for b, _ in marks) | space_bit

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from charrestore import codec_ascii
+from charrestore import codec_fast
 from charrestore.codec import base_text, case_split, graphemes, parse, render, strip_features
 from charrestore.packs import load_pack
 
@@ -205,36 +205,55 @@ def test_marks_never_land_inside_a_cluster(code, text, data):
         assert g in marks or g in known or case_split(g)[0] in known, g
 
 
-ASCII_TEXT = st.text(alphabet=st.one_of(st.sampled_from(list("aAbBzZ09 \t\n\x0b\x1c.,?!;:-'\"()_#@/$")),
-                                        st.characters(max_codepoint=127)), max_size=300)
+FAST_TEXT = st.text(alphabet=st.one_of(st.sampled_from(list("aAbBzZ09 \t\n\r\x0b\x1c.,?!;:-'\"()_#@/$")),
+                                       st.characters(max_codepoint=127), st.sampled_from(SPICE), st.characters()),
+                    max_size=200)
+
+
+def _long(text: str) -> str:
+    return (text or "x") * (1 + codec_fast.MIN_CHARS // max(1, len(text)))
 
 
 @ALL
-@settings(max_examples=150, deadline=None)
-@given(ASCII_TEXT, st.booleans())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(FAST_TEXT, st.booleans())
 @example("-" * 70, True)
 @example("a-b'c " * 20 + "-", True)
-def test_ascii_parse_is_the_general_parse(code, text, apply_map):
-    """codec_ascii.parse (texts of 64+ characters) against the grapheme loop it stands in for."""
-    pack = load_pack(code)
-    text = (text or "x") * (1 + codec_ascii.MIN_CHARS // max(1, len(text)))
+@example("\udcff" * 70, False)
+def test_fast_parse_is_the_general_parse(code, text, apply_map):
+    """codec_fast.parse (texts of 64+ characters, one code point per grapheme) against the grapheme loop."""
+    pack, text = load_pack(code), _long(text)
     fast_base, fast_classes = parse(text, pack, apply_map)
-    with mock.patch.object(codec_ascii, "applies", lambda _: False):
+    with mock.patch.object(codec_fast, "MIN_CHARS", 10**9):
         base, classes = parse(text, pack, apply_map)
-    assert codec_ascii.applies(text) == ("\r" not in text)
     assert fast_base == base and fast_classes.tolist() == classes.tolist() and fast_classes.dtype == classes.dtype
 
 
 @ALL
-@settings(max_examples=150, deadline=None)
-@given(ASCII_TEXT, st.data())
-def test_ascii_render_is_the_general_render(code, text, data):
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(FAST_TEXT, st.data())
+def test_fast_render_is_the_general_render(code, text, data):
     pack = load_pack(code)
-    chars = [ch for ch in text if ch != "\r"] or ["x"]
-    base = chars * (1 + codec_ascii.MIN_CHARS // len(chars))
+    base = parse(_long(text), pack)[0] if data.draw(st.booleans()) else list(_long(text))
     classes = data.draw(st.lists(st.integers(0, pack.n_classes - 1), min_size=len(base), max_size=len(base)))
     fast = render(base, classes, pack)
-    with mock.patch.object(codec_ascii, "renders", lambda *_: None):
-        general = render(base, classes, pack)
-    assert (codec_ascii.renders(base, pack) is not None) == all(m.isascii() for m in pack.marks)  # ja: 、。？
-    assert fast == general
+    with mock.patch.object(codec_fast, "MIN_CHARS", 10**9):
+        assert fast == render(base, classes, pack)
+
+
+def test_the_fast_path_runs_on_english_with_curly_quotes():
+    en = load_pack("en")
+    text = "It’s Ökonomie — a word, she said. " * 4
+    with mock.patch.object(codec_fast, "parse", wraps=codec_fast.parse) as fast_parse, \
+            mock.patch.object(codec_fast, "render", wraps=codec_fast.render) as fast_render:
+        base, classes = parse(text, en)
+        out = render(base, classes, en)
+    assert fast_parse.call_count == 1 and fast_render.call_count == 1
+    assert out.startswith("It’s Ökonomie, a word, she said. It’s")
+
+
+@settings(max_examples=500, deadline=None)
+@given(FAST_TEXT)
+def test_singletons_means_one_grapheme_per_code_point(text):
+    if codec_fast.singletons(text):
+        assert len(graphemes(text)) == len(text)
