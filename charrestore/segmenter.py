@@ -29,7 +29,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 import regex
 
-from . import fast_viterbi
+from . import codec_fast, fast_viterbi
 from .cards import ModelError, load_card
 
 START = "<s>"  # the context of the first word of a text, and after punctuation
@@ -207,7 +207,7 @@ class Segmenter:
         bonus = [0.0] * (n + 1)
         evidence = ((_DIGIT_CHANGE, self.digits), (_CAMEL, self.camel), (_CAPS, self.caps), (_INSIDE_NUMBER, -HARD),
                     (_AT_JOINER, -HARD))
-        glued = None if text.isascii() else _inside_graphemes(text)
+        glued = None if codec_fast.singletons(text) else _inside_graphemes(text)
         pieces, s_starts, offsets, pos, last = [], [], [], 0, 0
         for b, e in spans:
             if pos:

@@ -29,7 +29,7 @@ _NAME = rf"(?!\p{{M}}){_W}+?(?={_SCHEME}|(?!{_W}))"  # not from a combining mark
 _NOT_URL = r"""\s<>"“”\p{Han}\p{Hiragana}\p{Katakana}、。？！（）"""
 _URL_TAIL = rf"""[^{_NOT_URL}]*[^{_NOT_URL}.,;:!?)\]}}'’]"""
 _EXT = "py|js|ts|json|txt|md|csv|tsv|html|css|cpp|hpp|java|rs|go|sh|yml|yaml|toml|pdf|png|jpe?g|gif|zip|exe|log|ipynb"
-_PATTERN = regex.compile(rf"""
+_ALTERNATIVES = rf"""
     (?P<email>(?<![\p{{L}}\p{{N}}._%+-])[\p{{L}}\p{{N}}._%+-]+@[\p{{L}}\p{{N}}-]+(?:\.[\p{{L}}\p{{N}}-]+)*\.\p{{L}}{{2,}}(?!{_W}))
   | (?P<url>(?:{_SCHEME}|(?i:www)\.){_URL_TAIL}
       | (?<![\p{{L}}\p{{N}}.@/-])(?![\p{{L}}\p{{N}}-]*(?i:www)\.)[\p{{L}}\p{{N}}-]+(?:\.[\p{{L}}\p{{N}}-]+)*\.(?i:{_TLD})(?![\p{{L}}\p{{N}}])
@@ -45,7 +45,12 @@ _PATTERN = regex.compile(rf"""
       | (?:[$€£¥]|(?<![\p{{L}}\p{{N}}.,]))\d+(?:%|(?:am|pm|AM|PM|k|K|M|km|kg|MB|GB|mb|gb|x|st|nd|rd|th)(?!\p{{L}}))
       | [$€£¥]\d+)
   | (?P<emoji>(?:(?=[\p{{Extended_Pictographic}}\p{{Regional_Indicator}}])\X)+)
-""", regex.VERBOSE)
+"""
+# Inside a run of letters no span starts (each alternative starts after a boundary or at a symbol or digit) but
+# for a URL scheme or "www.": the gate skips those positions at once, instead of trying every alternative
+# (2-3x faster on unspaced text; tests/test_spans.py checks it changes no match).
+_GATE = r"(?:(?<![\p{L}\p{Nd}])|(?!\p{L})|(?=(?i:https?://|ftp://|www\.)))"
+_PATTERN = regex.compile(f"{_GATE}(?:{_ALTERNATIVES})", regex.VERBOSE)
 _TRIGGER = regex.compile(r"[@#$€£¥.:/\\+_(\d\p{Extended_Pictographic}\p{Regional_Indicator}]")
 _SPACE, _SPACE_BEFORE = regex.compile(r"\s"), regex.compile(r"\s", regex.REVERSE)
 # Kinds that, standing at the end of a post, are no sentence: no mark is forced or added after them.

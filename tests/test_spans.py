@@ -11,6 +11,7 @@ from charrestore.codec import base_text
 from charrestore.hashtags import camel, segments, split_text
 from charrestore.packs import load_pack
 from charrestore.segmenter import Segmenter
+from charrestore import spans
 from charrestore.spans import find
 
 EN = load_pack("en")
@@ -47,6 +48,20 @@ POSITIVE = [
 NEGATIVE = ["e.g. this", "the U.S. economy", "and/or that", "in 1969 he", "end.Then it", "well-known don't",
             "it is 3 or 4", "hello world", "a # sign", "an @ sign", "costs $ more", "mr. smith", "covid19 news",
             "wait... what", "the mp3 file", "see you at noon"]
+
+
+PIECES = list("abcXYZ019 _-.@#$€/:~+%()\\'’\u0301²٣ⅷ") + [
+    "http://", "https://", "www.", "ftp://", ".com", ".py", "C++", "c#", "😀", "🇮🇪", "\u200d", "x_y", "v2", "3pm",
+    "HTTP://", "WwW.", "é", "ß", "a()", "C:\\x", "jo@x.org", "F#", "1,000", "$5", "10:30"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join) | st.text(max_size=40))
+def test_the_gate_changes_no_match(text):
+    """The gate in front of the alternatives only skips positions where none of them can match."""
+    ungated = regex.compile(spans._ALTERNATIVES, regex.VERBOSE)
+    assert [(m.span(), m.lastgroup) for m in spans._PATTERN.finditer(text)] == \
+        [(m.span(), m.lastgroup) for m in ungated.finditer(text)]
 
 
 @pytest.mark.parametrize("text,kind,span", POSITIVE)
