@@ -40,6 +40,25 @@ def measure(restorer, docs: list[str], runs: int) -> dict:
     return {"ms_per_doc": 1000 * seconds / len(docs), "chars_per_s": sum(map(len, docs)) / seconds}
 
 
+def peer_row(name: str, docs: list[str], runs: int) -> dict:
+    """A row for ``wordsegment`` (Norvig's unigram/bigram segmenter): its load, then ``segment`` on each document."""
+    import time
+    from pathlib import Path
+
+    try:
+        import wordsegment
+    except ModuleNotFoundError:
+        raise CLIError(f"--peer {name} needs the [bench] extra: pip install 'charrestore[bench]'") from None
+    t = time.perf_counter()
+    wordsegment.load()
+    load_s = time.perf_counter() - t
+    folder = Path(wordsegment.__file__).parent
+    size = sum((folder / f).stat().st_size for f in ("unigrams.txt", "bigrams.txt"))
+    restorer = lambda doc: wordsegment.segment(doc)  # noqa: E731
+    return {"engine": name, "load_s": round(load_s, 3),
+            **{k: round(v, 2) for k, v in measure(restorer, docs, runs).items()}, "model_mb": round(size / 1e6, 2)}
+
+
 def add_bench(sub) -> None:
     p = add_command(sub, run_bench,
         "bench", help="time the installed models on this machine",
@@ -52,6 +71,11 @@ def add_bench(sub) -> None:
                    help="engines to time (default: every engine the pack has models for)")
     p.add_argument("--threads", type=threads, default=1, help="ONNX Runtime threads, 1 to the machine's cores (default: 1)")
     p.add_argument("--runs", type=int, default=20, help="timed passes; the median is reported (default: 20)")
+    p.add_argument("--despace", action="store_true",
+                   help="time the documents lower-cased, without marks and spaces (what the segmenter restores)")
+    p.add_argument("--peer", choices=("wordsegment",),
+                   help="also time a peer on the same documents in the same run (wordsegment: spaces only; "
+                        "at most 3 passes; needs the [bench] extra)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -75,6 +99,10 @@ def run_bench(args) -> int:
         docs, source = [TABLE5], "table5"
     else:
         source = f"{len(docs)} docs"
+    if args.despace:
+        from .codec import base_text
+
+        docs = [base_text(doc, pack) for doc in docs]
     engines = args.engines or [e for e, kind in (("char", "char"), ("pipeline", "token")) if kind in pack.models]
     rows = []
     for engine in engines:
@@ -85,13 +113,16 @@ def run_bench(args) -> int:
         rows.append({"engine": engine, "load_s": round(load_s, 3), **{k: round(v, 2) for k, v in
                      measure(restorer, docs, args.runs).items()},
                      "model_mb": round((models_dir() / args.lang / card["file"]).stat().st_size / 1e6, 2)})
+    if args.peer:
+        rows.append(peer_row(args.peer, docs, min(args.runs, 3)))
     signature = str(Signature.of("bench", lang=args.lang, threads=args.threads, runs=args.runs, text=source,
-                                 chars=sum(map(len, docs)), engines="+".join(engines)))
+                                 despace="yes" if args.despace else None, chars=sum(map(len, docs)),
+                                 engines="+".join(engines), peer=args.peer))
     if args.json:
         print(json.dumps({"signature": signature, "rows": rows}))
         return 0
     print(signature)
-    print(f"{'engine':<10}{'load s':>8}{'ms/doc':>10}{'chars/s':>12}{'model MB':>10}")
+    print(f"{'engine':<12}{'load s':>8}{'ms/doc':>10}{'chars/s':>12}{'model MB':>10}")
     for r in rows:
-        print(f"{r['engine']:<10}{r['load_s']:>8.2f}{r['ms_per_doc']:>10.2f}{r['chars_per_s']:>12,.0f}{r['model_mb']:>10.2f}")
+        print(f"{r['engine']:<12}{r['load_s']:>8.2f}{r['ms_per_doc']:>10.2f}{r['chars_per_s']:>12,.0f}{r['model_mb']:>10.2f}")
     return 0

@@ -5,6 +5,7 @@ The fixture model is barely trained: these tests check what must hold for ANY mo
 consistency, given spaces kept, determinism, the CLI contract), never what a good model would output.
 """
 
+import importlib.util
 import json
 import os
 import shutil
@@ -285,6 +286,19 @@ def test_bench_command_times_every_engine(models):
     res = cli(models, "bench", "--lang", "gu")
     err = res.stderr.decode()
     assert res.returncode == 1 and len(err.strip().splitlines()) == 1 and "Table-5" in err
+
+
+def test_bench_times_despaced_text_beside_wordsegment(models):
+    res = cli(models, "bench", "--runs", "1", "--despace", "--peer", "wordsegment", "--engines", "pipeline", "--json")
+    if importlib.util.find_spec("wordsegment") is None:
+        err = res.stderr.decode()
+        assert res.returncode == 1 and len(err.strip().splitlines()) == 1 and "[bench]" in err
+        return
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert "|text:table5|despace:yes|chars:180|engines:pipeline|peer:wordsegment|" in out["signature"]
+    assert [r["engine"] for r in out["rows"]] == ["pipeline", "wordsegment"]
+    assert all(r["ms_per_doc"] > 0 and r["chars_per_s"] > 0 and r["model_mb"] > 0 for r in out["rows"])
 
 
 @needs_nb
