@@ -1,0 +1,69 @@
+"""Where the pipeline's time goes on de-spaced English: the token model's ONNX calls against everything else.
+
+The default engine restores a de-spaced, lower-cased document of dev text (``bench.long_document``) at 1 thread;
+every ``session.run`` of the token model is timed, so the rest (segmenter, spans, codec, tokenizer, decoding) is
+the total minus that. Medians of ``--runs`` passes after a warm-up. Also the top functions by own time under
+cProfile (one pass), to show what the rest is made of. Not a test: a benchmark to compare runs.
+
+    python scripts/bench_stages.py [--size 200000] [--runs 5] [--models-dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import long_document  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--size", type=int, default=200_000, help="document size in characters")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--models-dir", help="models root (default: the shipped models/)")
+    ap.add_argument("--top", type=int, default=12, help="functions listed from the profile")
+    args = ap.parse_args()
+    from charrestore import Restorer
+
+    doc = long_document("en", args.size, spaced=False)
+    restorer = Restorer(lang="en", engine="pipeline", threads=1, models_dir=args.models_dir)
+    model = restorer.engine.model
+    run, spent = model.session.run, [0.0]
+
+    def timed(*a, **k):
+        t = time.perf_counter()
+        try:
+            return run(*a, **k)
+        finally:
+            spent[0] += time.perf_counter() - t
+
+    model.session.run = timed
+    restorer(doc)
+    totals, models = [], []
+    for _ in range(args.runs):
+        spent[0] = 0.0
+        t = time.perf_counter()
+        restorer(doc)
+        totals.append(time.perf_counter() - t)
+        models.append(spent[0])
+    total, onnx = statistics.median(totals), statistics.median(models)
+    print(f"{len(doc):,} de-spaced chars, 1 thread, median of {args.runs}: {len(doc) / total:,.0f} chars/s; "
+          f"token model {onnx:.2f} s ({100 * onnx / total:.0f}%), the rest {total - onnx:.2f} s "
+          f"({1e6 * (total - onnx) / len(doc):.2f} us/char)")
+    prof = cProfile.Profile()
+    prof.runcall(restorer, doc)
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("tottime").print_stats(args.top)
+    print(out.getvalue())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
