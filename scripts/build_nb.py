@@ -2,7 +2,9 @@
 
 1. count variants into runs/nb/<lang>-<variant>/<lang> (never shipped): our corpora alone, and with the
    Google counts of the wordsegment wheel mixed in at two weights, pruned to the size budget, plus one
-   unpruned variant to measure what pruning costs;
+   unpruned variant to measure what pruning costs; for en also with the spoken corpora (ted_extra, scotus,
+   earnings calls, AMI), weighted (``PATH@WEIGHT``) at two Google weights and all at weight 1 (none of those
+   won on dev: reports/nb_spoken_en.md);
 2. ``charrestore tune nb`` on dev data only: boundary evidence, L × λ per variant; the best pruned variant wins;
 3. rebuild that variant into models/<lang> with the tuned parameters and the tuning report in its card.
 
@@ -22,19 +24,40 @@ C = ROOT.parent / "shared" / "corpora"
 EN_CORPUS = [C / "en" / "ted_train.tsv", C / "en" / "public_domain" / "gutenberg_books.tsv",
              C / "en" / "public_domain" / "state_of_the_union_1945_2006.tsv",
              C / "en" / "public_domain" / "inaugural_addresses_1789_2021.tsv", C / "en" / "brown_train_docs.tsv"]
+EN_TED_EXTRA = C / "en" / "ted_extra.tsv"
+EN_SPOKEN = [C / "en" / "scotus_oral_arguments.tsv", C / "en" / "earnings_calls.tsv", C / "en" / "ami_meetings.tsv"]
+# The spoken corpora (19.9M + 1.4M + 1.0M words) against the 7.4M of EN_CORPUS (Brown's dev documents out):
+# earnings and AMI are small and conversational, so they keep weight 1; scotus (legal speech, 2.7x everything
+# else) is scaled to 0.25, so that the three together weigh about what EN_CORPUS does (5.0M + 1.4M + 1.0M).
+EN_SPOKEN_WEIGHTS = {"scotus_oral_arguments": 0.25, "earnings_calls": 1.0, "ami_meetings": 1.0}
 EN_LICENSES = ["ted_train.tsv=CC BY-NC-ND 4.0 (TED)", "gutenberg_books.tsv=public domain",
                "state_of_the_union_1945_2006.tsv=public domain", "inaugural_addresses_1789_2021.tsv=public domain",
-               "brown_train_docs.tsv=non-commercial (NLTK distribution of the Brown corpus)"]
+               "brown_train_docs.tsv=non-commercial (NLTK distribution of the Brown corpus)",
+               "ted_extra.tsv=CC BY-NC-ND 4.0 (TED)", "scotus_oral_arguments.tsv=CC BY-NC 4.0 (Oyez)",
+               "earnings_calls.tsv=CC BY-SA 4.0 (Rev)", "ami_meetings.tsv=CC BY 4.0 (AMI)"]
 GU_CORPUS = [C / "gu" / "gu_wiki_train.tsv"]
 GU_LICENSES = ["gu_wiki_train.tsv=CC BY-SA (Gujarati Wikipedia)"]
 PRUNE = ["--max-words", "200000", "--max-pairs", "300000"]  # ~3 MB gzip, loads in well under 1 s
+OLD = ["--corpus", *map(str, EN_CORPUS)]
+SPOKEN = [*OLD, str(EN_TED_EXTRA), *(f"{p}@{EN_SPOKEN_WEIGHTS[p.stem]:g}" for p in EN_SPOKEN)]
+SPOKEN_W1 = [*OLD, str(EN_TED_EXTRA), *map(str, EN_SPOKEN)]
 
 RECIPES = {
     "en": {
-        "base": ["--lang", "en", "--corpus", *map(str, EN_CORPUS), "--license", *EN_LICENSES],
-        "variants": {"google0.1": ["--merge-wordsegment", "0.1"], "ours-pruned": PRUNE, "google0.1-pruned": ["--merge-wordsegment", "0.1", *PRUNE],
-                     "google0.3-pruned": ["--merge-wordsegment", "0.3", *PRUNE]},
-        "ship": ["ours-pruned", "google0.1-pruned", "google0.3-pruned"],
+        "base": ["--lang", "en", "--license", *EN_LICENSES],
+        "variants": {
+            "google0.1": [*OLD, "--merge-wordsegment", "0.1"],
+            "ours-pruned": [*OLD, *PRUNE],
+            "google0.1-pruned": [*OLD, "--merge-wordsegment", "0.1", *PRUNE],
+            "google0.3-pruned": [*OLD, "--merge-wordsegment", "0.3", *PRUNE],
+            # the spoken corpora, scotus down-weighted (EN_SPOKEN_WEIGHTS), and the in-domain TED extra talks
+            "spoken-google0.3-pruned": [*SPOKEN, "--merge-wordsegment", "0.3", *PRUNE],
+            "spoken-google0.1-pruned": [*SPOKEN, "--merge-wordsegment", "0.1", *PRUNE],
+            # the same at weight 1 (scotus 2.7x the rest): what the legal-speech skew costs
+            "spoken-w1-google0.3-pruned": [*SPOKEN_W1, "--merge-wordsegment", "0.3", *PRUNE],
+        },
+        "ship": ["ours-pruned", "google0.1-pruned", "google0.3-pruned", "spoken-google0.3-pruned",
+                 "spoken-google0.1-pruned", "spoken-w1-google0.3-pruned"],
         "tune": ["--dev", str(C / "en" / "ted_dev.tsv"), "--hashtags", str(C / "hashtags" / "stan_large_dev.tsv")],
     },
     "gu": {

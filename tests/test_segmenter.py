@@ -5,6 +5,8 @@ of the input is kept; long inputs go through in one pass; the CLI keeps the one-
 contract and reports a missing model in one line.
 """
 
+import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -265,3 +267,69 @@ def test_blocked_decoding_of_a_long_text(seg):
         blocked = seg.segment(text)
     assert blocked.replace(" ", "") == text
     assert blocked.split() == seg.segment(text).split()
+
+
+# --- train nb: corpus weights (PATH@WEIGHT) ----------------------------------------------------
+
+TEXTS = ROOT / "tests" / "fixtures" / "text"
+
+
+def read_counts(folder: Path) -> tuple[dict, dict]:
+    """(word -> count, "prev word" -> count) of a counts file written by train nb."""
+    unigrams, bigrams = {}, {}
+    with gzip.open(folder / "nb.tsv.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            key, rest = line.rstrip("\n").split("\t")
+            parts = rest.split(" ")
+            if len(parts) == 1:  # word<TAB>count
+                unigrams[key] = float(rest)
+            else:  # prev<TAB>word count word count ...
+                bigrams.update({f"{key} {w}": float(c) for w, c in zip(parts[::2], parts[1::2])})
+    return unigrams, bigrams
+
+
+def train_nb(out: Path, *corpora: str):
+    """train nb on ``corpora`` into ``out`` (the counts cache beside its parent): (counts, card)."""
+    res = subprocess.run([sys.executable, "-m", "charrestore", "train", "nb", "--lang", "en", "--corpus", *corpora,
+                          "--min-bigram-count", "1", "--cache", str(out.parent.parent / "cache"), "--out", str(out)],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    return read_counts(out), json.loads((out / "nb.json").read_text(encoding="utf-8"))
+
+
+def test_train_nb_corpus_weights(tmp_path):
+    """PATH@WEIGHT multiplies that file's word and pair counts before they are summed; weight 0 leaves it out;
+    the cached raw counts of a file serve every weight; the card records each source's weight."""
+    en, other = str(TEXTS / "en.txt"), str(TEXTS / "nb_en.txt")
+    (u1, b1), card1 = train_nb(tmp_path / "alone" / "en", en)
+    (u2, b2), card2 = train_nb(tmp_path / "double" / "en", f"{en}@2.5", f"{other}@0")
+    assert set(u2) == set(u1) and set(b2) == set(b1)
+    assert all(u2[w] == pytest.approx(2.5 * c) for w, c in u1.items())
+    assert all(b2[p] == pytest.approx(2.5 * c) for p, c in b1.items())
+    assert card2["total"] == pytest.approx(2.5 * card1["total"])
+    assert [(s["file"], s["weight"]) for s in card2["sources"]] == [("en.txt", 2.5), ("nb_en.txt", 0.0)]
+    assert card2["sources"][1]["words"] > 0  # the raw count of the file, before its weight
+    assert len(list((tmp_path / "cache").iterdir())) == 2  # one entry per file, whatever the weights
+
+    from charrestore.packs import load_pack
+    from charrestore.training.train_nb import count_corpora
+
+    pack = load_pack("en")
+    mixed = count_corpora([f"{en}@0.5", other], pack, None, str(tmp_path / "cache"), 0)
+    alone = [count_corpora([path], pack, None, None, 0) for path in (en, other)]
+    for k in (0, 1):  # unigrams, bigrams: the raw sums, before the joiner-free forms are added
+        keys = set(alone[0][k]) | set(alone[1][k])
+        assert set(mixed[k]) == keys
+        assert all(mixed[k][w] == pytest.approx(0.5 * alone[0][k][w] + alone[1][k][w]) for w in keys)
+    assert [s["weight"] for s in mixed[2]] == [0.5, 1.0]
+
+
+def test_train_nb_weight_one_keeps_integer_counts(tmp_path):
+    """Without weights (or at weight 1) the counts are the fixture's, byte for byte."""
+    out = tmp_path / "en"
+    res = subprocess.run([sys.executable, "-m", "charrestore", "train", "nb", "--lang", "en", "--corpus",
+                          "tests/fixtures/text/en.txt@1", "tests/fixtures/text/nb_en.txt",
+                          "--min-bigram-count", "1", "--L", "12", "--camel", "1", "--out", str(out)],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    assert (out / "nb.tsv.gz").read_bytes() == (FIXTURE / "en" / "nb.tsv.gz").read_bytes()

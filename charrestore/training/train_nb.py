@@ -22,15 +22,17 @@ from ..cards import write_card
 from ..codec import parse
 from ..packs import load_pack
 from ..segmenter import START
-from .corpus import read_documents
+from .corpus import HELD_OUT, parse_corpus_arg, read_documents
 
 GOOGLE_TOTAL = 1024908267229  # the token count behind wordsegment's unigrams (its Segmenter.TOTAL)
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("--lang", required=True, help="language pack")
-    parser.add_argument("--corpus", nargs="+", required=True, metavar="PATH",
-                        help="corpus files (.tsv: id<TAB>...<TAB>text; .txt: one document per line)")
+    parser.add_argument("--corpus", nargs="+", required=True, metavar="PATH[@WEIGHT]",
+                        help="corpus files (.tsv: id<TAB>...<TAB>text; .txt: one document per line); PATH@WEIGHT "
+                             "multiplies that file's word and pair counts by WEIGHT before they are summed "
+                             "(default 1; --min-count and --min-bigram-count then apply to the weighted sums)")
     parser.add_argument("--license", nargs="*", default=[], metavar="FILE=LICENSE",
                         help="license of each corpus file, recorded in the card (e.g. ted_train.tsv='CC BY-NC-ND 4.0')")
     parser.add_argument("--holdout", type=int, default=0, metavar="N",
@@ -52,8 +54,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--caps", default="0", help="boundary between two capitals: never or a log10 bonus (default: 0)")
     parser.add_argument("--tuning", metavar="JSON", help="tuning report (charrestore tune nb --json) to put in the card")
     parser.add_argument("--cache", metavar="DIR",
-                        help="keep the raw corpus counts here, keyed by corpus files, sizes and holdout, so that "
-                             "variants of one corpus are counted once")
+                        help="keep the raw (unweighted) counts of each corpus file here, keyed by file, size, "
+                             "holdout and the file's held-out dev share, so that variants of one corpus (other "
+                             "mixes or weights) count each file once")
     parser.add_argument("--note", action="append", default=[], help="free text for the card (repeatable)")
 
 
@@ -88,28 +91,53 @@ def count(docs, pack) -> tuple[Counter, Counter]:
     return unigrams, bigrams
 
 
-def count_corpora(paths, pack, holdout, cache: str | None, holdout_n: int):
-    """Raw counts of all corpus files (from the cache when it has them) and a source entry per file."""
-    key = hashlib.sha256(repr((pack.code, holdout_n, [(str(Path(p).resolve()), Path(p).stat().st_size)
-                                                      for p in paths])).encode()).hexdigest()[:16]
-    cached = Path(cache) / f"counts-{pack.code}-{key}.pkl" if cache else None
+def count_file(path, pack, holdout, cache: str | None, holdout_n: int) -> tuple[Counter, Counter, dict]:
+    """Raw (unweighted) counts of one corpus file and its source entry, from the cache when it has them.
+    The key names what decides the counts: the pack, the file (path, size), --holdout and the file's own
+    held-out dev share (corpus.HELD_OUT); never a weight."""
+    path = Path(path)
+    key = hashlib.sha256(repr((pack.code, holdout_n, HELD_OUT.get(path.stem), str(path.resolve()),
+                               path.stat().st_size)).encode()).hexdigest()[:16]
+    cached = Path(cache) / f"counts-{pack.code}-{path.stem}-{key}.pkl" if cache else None
     if cached and cached.is_file():
         with open(cached, "rb") as fh:
-            return pickle.load(fh)
+            unigrams, bigrams, source = pickle.load(fh)
+    else:
+        docs = read_documents(path, pack, holdout)
+        unigrams, bigrams = count(docs, pack)
+        source = {"file": path.name, "documents": len(docs), "words": sum(unigrams.values())}
+        if cached:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            with open(cached, "wb") as fh:
+                pickle.dump((unigrams, bigrams, source), fh, protocol=pickle.HIGHEST_PROTOCOL)
+    print(f"{path}: {source['documents']} documents, {source['words']} words", file=sys.stderr)
+    return unigrams, bigrams, dict(source)
+
+
+def add_weighted(total: Counter, counts: Counter, weight: float) -> None:
+    """``total += weight * counts`` (integer counts stay integers at weight 1)."""
+    if weight == 1:
+        total.update(counts)
+    else:
+        for key, c in counts.items():
+            total[key] += c * weight
+
+
+def count_corpora(specs, pack, holdout, cache: str | None, holdout_n: int):
+    """Counts of all corpus files (``PATH`` or ``PATH@WEIGHT``), each file's raw counts times its weight,
+    summed, and a source entry per file (with its weight)."""
     unigrams: Counter = Counter()
     bigrams: Counter = Counter()
     sources = []
-    for path in paths:
-        docs = read_documents(path, pack, holdout)
-        u, b = count(docs, pack)
-        unigrams.update(u)
-        bigrams.update(b)
-        sources.append({"file": Path(path).name, "documents": len(docs), "words": sum(u.values())})
-        print(f"{path}: {len(docs)} documents, {sum(u.values())} words", file=sys.stderr)
-    if cached:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        with open(cached, "wb") as fh:
-            pickle.dump((unigrams, bigrams, sources), fh, protocol=pickle.HIGHEST_PROTOCOL)
+    for spec in specs:
+        path, weight = parse_corpus_arg(str(spec))
+        if weight < 0:
+            raise ValueError(f"{spec}: a corpus weight must not be negative")
+        u, b, source = count_file(path, pack, holdout, cache, holdout_n)
+        add_weighted(unigrams, u, weight)
+        add_weighted(bigrams, b, weight)
+        source["weight"] = weight
+        sources.append(source)
     return unigrams, bigrams, sources
 
 
