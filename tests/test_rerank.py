@@ -77,7 +77,7 @@ def test_reranker_candidates(reranker, seg):
     nb_first = next(c for c in found if c.cuts == seg.cuts("EuphonicSound"))
     assert nb_first.score == 0.0 and not any(nb_first.features)
     assert (seg.segment("EuphonicSound"), reranker.segment("EuphonicSound")) == ("Eu phonic Sound", "Euphonic Sound")
-    assert [reranker.segment(t) for t in ("e3xbox", "tmituesday")] == ["e3 xbox", "tmi tuesday"]
+    assert (seg.segment("e3xbox"), reranker.segment("e3xbox")) == ("e 3 xbox", "e3 xbox")
     assert reranker.segment("") == "" and reranker.segment("!!") == "!!"
 
 
