@@ -128,6 +128,8 @@ def main():
     p.add_argument("--windows", type=int, nargs="+", default=[64, 96, 128])
     p.add_argument("--overlaps", type=int, nargs="+", default=[16, 32])
     p.add_argument("--cuts", type=int, nargs="+", default=[0, 4, 8, 12, 16])
+    p.add_argument("--tolerance", type=float, default=0.001,
+                   help="with --tune: the cheapest window/overlap within this much punct + casing F1 of the best")
     p.add_argument("--bias", action="store_true", help="tune punctuation, then casing logit offsets on ted_dev "
                    "talks (after the windows); without it the card's offsets are used")
     p.add_argument("--no-char", action="store_true", help="skip the char engine rows")
@@ -153,7 +155,7 @@ def main():
     talks = load_talks([CORPORA / "ted_dev.tsv"], pack)[: args.max_docs]
     best, grid, bias_rows = None, [], []
     if args.tune:
-        engine, best, grid = tune_windows(engine, talks, args.windows, args.overlaps, args.cuts)
+        engine, best, grid = tune_windows(engine, talks, args.windows, args.overlaps, args.cuts, args.tolerance)
     if args.bias:
         engine, bias_rows = tune_bias(engine, talks)
     bias, case_bias = dict(engine.settings.bias), dict(engine.settings.case_bias)
@@ -248,7 +250,8 @@ def main():
                   "| window | overlap | min_words_cut | punct F1 | casing F1 |", "|---|---|---|---|---|"]
         lines += [f"| {r['window']} | {r['overlap']} | {r['cut']} | {100 * r['punct_f1']:.2f} | "
                   f"{100 * r['casing_f1']:.2f} |" for r in grid]
-        lines += ["", f"Chosen: window {best['window']}, overlap {best['overlap']}, cut {best['cut']}.", ""]
+        lines += ["", f"Chosen: window {best['window']}, overlap {best['overlap']}, cut {best['cut']} (the cheapest "
+                  f"within {args.tolerance} punct + casing F1 of the best).", ""]
     if bias_rows:
         lines += ["### Logit offsets (coordinate ascent on ted_dev talks: punctuation offsets on punctuation "
                   "overall F1, then casing offsets on casing overall F1 with the rule)", "",

@@ -82,6 +82,16 @@ def test_tune_char_without_write_card_leaves_the_card(data_root, tmp_path):
     assert (data_root / "models" / "en" / "char.json").read_bytes() == before
 
 
+def test_tune_token_takes_the_cheapest_window_within_the_tolerance(data_root, tmp_path):
+    dev = tmp_path / "dev.tsv"
+    dev.write_text("\n".join(f"t{p}\t" + " ".join(f"{w.capitalize()}," for w in WORDS[p:] + WORDS[:p]) + "."
+                             for p in range(3)) + "\n", encoding="utf-8")
+    tune(data_root, "token", "--lang", "en", "--dev", str(dev), "--windows", "8", "16", "--overlaps", "2", "6",
+         "--cuts", "0", "--only", "windows", "--tolerance", "2", "--write-card")
+    after = card(data_root, "token")
+    assert (after["window"], after["overlap"]) == (16, 2)  # any score is within 2: the fewest model words per word
+
+
 def test_tune_token_writes_the_better_offsets_into_the_card(data_root, tmp_path):
     # TSV: two talks of three paragraphs each; every word ends a sentence, so a PERIOD offset wins.
     dev = tmp_path / "dev.tsv"
@@ -95,8 +105,11 @@ def test_tune_token_writes_the_better_offsets_into_the_card(data_root, tmp_path)
     assert after["bias"].get("PERIOD", 0) > 0
     grid = after["tuning"]["window_grid"]
     assert {(r["window"], r["cut"]) for r in grid} == {(8, 0), (8, 2), (16, 0), (16, 2)}
-    best = max(grid, key=lambda r: r["punct_f1"] + r["casing_f1"])
+    top = max(r["punct_f1"] + r["casing_f1"] for r in grid)
+    near = [r for r in grid if r["punct_f1"] + r["casing_f1"] >= top - 0.001 - 1e-12]  # the default tolerance
+    best = min(near, key=lambda r: (r["cost"], -(r["punct_f1"] + r["casing_f1"])))
     assert (after["window"], after["overlap"], after["cut"]) == (best["window"], best["overlap"], best["cut"])
+    assert {r["cost"] for r in grid} == {2.0, 1.333} and after["tuning"]["window_choice"] == "cheapest within 0.001 of the best"
     ascent = [r["punct_f1"] for r in after["tuning"]["offset_ascent"] if "punct_f1" in r]
     assert ascent[-1] > ascent[0]  # the offsets helped, on data where they must
     assert after["tuning_command"].startswith("charrestore tune token --lang en")

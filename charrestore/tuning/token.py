@@ -39,9 +39,12 @@ class CachedSession:
         return self.cache[key]
 
 
-def tune_windows(engine: PipelineEngine, refs: list[str], windows, overlaps, cuts) -> tuple[PipelineEngine, dict, list]:
-    """Grid over window / overlap / cut on ``refs`` (restored from their spaced, mark-free words); the best by
-    punct + casing overall F1 (the first of equals). Returns the engine configured so, the best row, the grid."""
+def tune_windows(engine: PipelineEngine, refs: list[str], windows, overlaps, cuts,
+                 tolerance: float = 0.0) -> tuple[PipelineEngine, dict, list]:
+    """Grid over window / overlap / cut on ``refs`` (restored from their spaced, mark-free words). The chosen row
+    is the cheapest (model words per word, window / (window - overlap)) whose punct + casing overall F1 is within
+    ``tolerance`` of the best (of equal cost, the higher score; 0: the best). Returns the engine configured so,
+    the chosen row, the grid."""
     pack, model = engine.pack, engine.model
     inputs = [spaced_input(r, pack) for r in refs]
     rows = []
@@ -57,9 +60,11 @@ def tune_windows(engine: PipelineEngine, refs: list[str], windows, overlaps, cut
                 trial = PipelineEngine(pack, model.configured(settings, session=session), engine.models_dir)
                 r = evaluate_token(refs, trial.restore(inputs, "keep"), pack, spaces="keep")
                 rows.append({"window": window, "overlap": overlap, "cut": cut, "punct_f1": r.punct_overall.f1,
-                             "casing_f1": r.casing_overall.f1})
+                             "casing_f1": r.casing_overall.f1, "cost": round(window / (window - overlap), 3)})
                 print(f"tune {rows[-1]}", flush=True)
-    best = max(rows, key=lambda r: r["punct_f1"] + r["casing_f1"])
+    top = max(r["punct_f1"] + r["casing_f1"] for r in rows)
+    best = min((r for r in rows if r["punct_f1"] + r["casing_f1"] >= top - tolerance - 1e-12),
+               key=lambda r: (r["cost"], -(r["punct_f1"] + r["casing_f1"])))
     return engine.configured(window=best["window"], overlap=best["overlap"], cut=best["cut"]), best, rows
 
 
@@ -151,6 +156,9 @@ def add_arguments(p) -> None:
     p.add_argument("--windows", type=int, nargs="+", default=[64, 96, 128])
     p.add_argument("--overlaps", type=int, nargs="+", default=[16, 32])
     p.add_argument("--cuts", type=int, nargs="+", default=[0, 4, 8, 12, 16])
+    p.add_argument("--tolerance", type=float, default=0.001,
+                   help="take the cheapest window/overlap within this much punct + casing F1 of the best "
+                        "(default: 0.001, a tenth of a point)")
     p.add_argument("--only", choices=("windows", "offsets"),
                    help="tune only the windows (the card's offsets stay) or only the offsets (under the card's windows)")
     p.add_argument("--threads", type=int, default=1)
@@ -164,13 +172,14 @@ def run(args, command: str) -> dict:
     print(f"tuning on {len(refs)} dev talks, {sum(len(r.split()) for r in refs):,} words", flush=True)
     grid, offset_rows = [], []
     if args.only != "offsets":
-        engine, _, grid = tune_windows(engine, refs, args.windows, args.overlaps, args.cuts)
+        engine, _, grid = tune_windows(engine, refs, args.windows, args.overlaps, args.cuts, args.tolerance)
     if args.only != "windows":
         engine, offset_rows = tune_bias(engine, refs)
     tuned = {**settings_of(engine), "tuning_command": command,
              "tuning": {"dev": [Path(d).name for d in args.dev], "holdout": args.holdout,
                         "documents": "talks (a document's paragraphs joined), words given",
                         "window_grid": grid, "window_objective": "punct + casing overall F1",
+                        "window_choice": f"cheapest within {args.tolerance} of the best",
                         "offset_ascent": offset_rows}}
     if args.write_card:
         update_card(card_path(args.lang, pack.models["token"], models), tuned)
