@@ -42,7 +42,6 @@ def measure(restorer, docs: list[str], runs: int) -> dict:
 
 def peer_row(name: str, docs: list[str], runs: int) -> dict:
     """A row for ``wordsegment`` (Norvig's unigram/bigram segmenter): its load, then ``segment`` on each document."""
-    import time
     from pathlib import Path
 
     try:
@@ -54,9 +53,8 @@ def peer_row(name: str, docs: list[str], runs: int) -> dict:
     load_s = time.perf_counter() - t
     folder = Path(wordsegment.__file__).parent
     size = sum((folder / f).stat().st_size for f in ("unigrams.txt", "bigrams.txt"))
-    restorer = lambda doc: wordsegment.segment(doc)  # noqa: E731
-    return {"engine": name, "load_s": round(load_s, 3),
-            **{k: round(v, 2) for k, v in measure(restorer, docs, runs).items()}, "model_mb": round(size / 1e6, 2)}
+    timed = {k: round(v, 2) for k, v in measure(wordsegment.segment, docs, runs).items()}
+    return {"engine": name, "load_s": round(load_s, 3), **timed, "model_mb": round(size / 1e6, 2)}
 
 
 def add_bench(sub) -> None:

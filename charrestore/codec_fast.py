@@ -28,10 +28,14 @@ def singletons(text: str) -> bool:
     return "\r\n" not in text if text.isascii() else _JOINS.search(text) is None
 
 
+def code_array(text: str) -> np.ndarray:
+    """The code points of ``text`` as uint32 (lone surrogates, the escapes of invalid bytes, included)."""
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+
+
 def _code_points(text: str) -> tuple[list[str], np.ndarray]:
     """The distinct code points of ``text`` and, per position, the index of its code point among them."""
-    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
-    uniq, inverse = np.unique(codes, return_inverse=True)
+    uniq, inverse = np.unique(code_array(text), return_inverse=True)
     return [chr(k) for k in uniq.tolist()], inverse
 
 

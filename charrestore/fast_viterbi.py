@@ -4,8 +4,8 @@
 pair. Here the vocabulary is hashed once into an open-addressing table, with a bit set of the hashes of all
 word suffixes (``vocab_index``); ``hits`` looks the substrings of up to ``L`` characters ending at each position
 up in it by a polynomial hash, from the shortest, until one is no word's suffix, and checks each candidate
-character by character (so a hash collision never makes a word). Word pairs become per-word sorted slices. The C loop then
-keeps the Python decoder's states, scores, order and ties, so both give the same boundaries
+character by character (so a hash collision never makes a word). Word pairs become per-word sorted slices. The C
+loop then keeps the Python decoder's states, scores, order and ties, so both give the same boundaries
 (tests/test_fast_viterbi.py compares them). Where the extension was not built (no compiler at install), the
 segmenter keeps its Python loop: ``available`` says which runs.
 """
@@ -16,6 +16,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+
+from .codec_fast import code_array
 
 try:
     from ._viterbi import hits as _c_hits
@@ -43,11 +45,6 @@ class Tables(NamedTuple):
     start_wid: int
 
 
-def codes(text: str) -> np.ndarray:
-    """The code points of ``text`` as uint32."""
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
-
-
 def tables(seg, start: str) -> Tables:
     """The arrays of ``seg``'s counts, built on first use and kept on the segmenter (and its configured copies)."""
     built = seg.__dict__.get("_fast_tables")
@@ -56,7 +53,7 @@ def tables(seg, start: str) -> Tables:
     words = list(seg._uni)
     ids = {w: k for k, w in enumerate(words)}
     logp = np.asarray(list(seg._uni.values()), np.float64)
-    flat = codes("".join(words))
+    flat = code_array("".join(words))
     offsets = np.concatenate([[0], np.cumsum(np.fromiter(map(len, words), np.int64, len(words)))]).astype(np.int64)
     table, bits, sbits = _c_vocab_index(len(flat), len(words), flat, offsets)
     table = np.frombuffer(table, np.uint64)
@@ -80,7 +77,7 @@ def tables(seg, start: str) -> Tables:
 def hits(t: Tables, s: str, L: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every seen word of at most ``L`` characters in ``s`` as (CSR pointer by end position, start, id, log10 P),
     shortest first at each end: the Python decoder's order."""
-    text = codes(s)
+    text = code_array(s)
     out = _c_hits(len(text), L, len(t.codes), len(t.logp), t.bits, t.sbits, text, t.codes, t.offsets, t.table, t.logp)
     return tuple(np.frombuffer(b, dtype) for b, dtype in zip(out, (np.int64, np.int64, np.int64, np.float64)))
 
