@@ -25,7 +25,6 @@ SAMPLES = {"en": TEXT, "ja": "今日は雨が降っていますか明日は晴�
            "gu": "ગુજરાત ભારત દેશનું એક રાજ્ય છે તેની રાજધાની ગાંધીનગર છે"}
 MAX_BODY, MAX_CHARS = 200_000, 20_000
 CHROMIUM = "/usr/bin/chromium"
-REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
 
 def test_serve_without_the_extra_is_one_line_naming_it():
@@ -369,7 +368,8 @@ def test_no_request_crashed_the_server(server, http):
 
 # --- the page in a real browser ------------------------------------------------------------
 
-def test_page_in_headless_chromium(server, restorers):
+def test_page_in_headless_chromium(server, restorers, tmp_path):
+    """The screenshot goes to tmp_path; set CHARRESTORE_SCREENSHOT=reports/serve_page.png to refresh the README's."""
     if not os.access(CHROMIUM, os.X_OK) and not shutil.which("chromium"):
         pytest.skip("chromium is not installed (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
@@ -402,8 +402,7 @@ def test_page_in_headless_chromium(server, restorers):
         page.click("#start")
         page.wait_for_function("document.getElementById('final').textContent.split(' ').length > 25")
         assert page.locator("#provisional").text_content()  # the tail is shown while words keep coming
-        REPORTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(REPORTS / "serve_page.png"), full_page=True)
+        page.screenshot(path=os.environ.get("CHARRESTORE_SCREENSHOT", str(tmp_path / "serve_page.png")), full_page=True)
         sync_api.expect(page.locator("#live-status")).to_contain_text("done", timeout=60_000)
         assert page.locator("#final").text_content() == offline_finals(r, transcript)
         assert page.locator("#provisional").text_content() == ""
