@@ -119,3 +119,14 @@ def test_ensemble_members_must_share_their_vocabulary(char_run, tmp_path):
     (other / "data" / "meta.json").write_text(json.dumps({**meta, "vocab": meta["vocab"][:-1]}))
     with pytest.raises(TrainingError, match="share one vocabulary"):
         export_char.export([char_run, other], "en", tmp_path / "models", "char", 48, 16, 8)
+
+
+def test_card_corpora_take_the_weights_and_licenses_the_training_used(tmp_path):
+    """A run that samples a shared encoded mix with ``--corpus PATH@WEIGHT`` has those weights on its card."""
+    sources = [{"path": str(tmp_path / "ted_train.tsv"), "weight": 1.0}, {"path": str(tmp_path / "ami_meetings.tsv"),
+                                                                          "weight": 1.0}]
+    command = f"charrestore train token --corpus {tmp_path}/ted_train.tsv@8 --dev d.tsv --out r"
+    cards = flow.corpora(sources, ["first command", command])
+    assert [(c["path"], c["weight"], c["license"]) for c in cards] == [
+        ("ted_train.tsv", 8.0, "CC BY-NC-ND 4.0 (TED)"), ("ami_meetings.tsv", 1.0, "CC BY 4.0 (AMI)")]
+    assert [c["weight"] for c in flow.corpora(sources)] == [1.0, 1.0]

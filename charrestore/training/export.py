@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 import platform
+import shlex
 import shutil
 import sys
 import tempfile
@@ -20,6 +21,7 @@ import numpy as np
 
 from ..cards import write_card
 from . import ensemble
+from .corpus import parse_corpus_arg
 from .runs import LAST, STATE, TrainingError, load_trained
 
 LICENSES = {
@@ -33,6 +35,9 @@ LICENSES = {
     "jaquad_": "CC BY-SA 3.0",
     "ud_gsd": "CC BY-SA 4.0",
     "gu_wiki": "CC BY-SA",
+    "scotus_": "CC BY-NC 4.0 (Oyez)",
+    "earnings_": "CC BY-SA 4.0 (Rev)",
+    "ami_": "CC BY 4.0 (AMI)",
 }
 QUANTIZED_OPS = ["LSTM", "MatMul", "Gather"]
 
@@ -160,9 +165,16 @@ def license_of(path: str) -> str:
     return next((lic for key, lic in LICENSES.items() if name.startswith(key) or key in name), "unknown")
 
 
-def corpora(sources: list[dict]) -> list[dict]:
-    """The card's ``corpora``: each training source with its license, by file name."""
-    return [{**s, "license": license_of(s["path"]), "path": Path(s["path"]).name} for s in sources]
+def corpora(sources: list[dict], commands: list[str] = ()) -> list[dict]:
+    """The card's ``corpora``: each training source with its license (by file name) and its sampling weight: the
+    one that the last training command gave its path (``--corpus PATH@WEIGHT`` overrides the weight a shared
+    encoded mix was built with, as ``train_token.sampling_weights`` does), else the encoded one."""
+    words = shlex.split(commands[-1]) if commands else []
+    specs = words[words.index("--corpus") + 1:] if "--corpus" in words else []
+    specs = specs[:next((i for i, w in enumerate(specs) if w.startswith("--")), len(specs))]
+    given = {str(Path(path).resolve()): weight for path, weight in map(parse_corpus_arg, specs)}
+    return [{**s, "weight": given.get(str(Path(s["path"]).resolve()), s["weight"]), "license": license_of(s["path"]),
+             "path": Path(s["path"]).name} for s in sources]
 
 
 def versions() -> dict:

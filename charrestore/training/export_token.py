@@ -47,7 +47,7 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
         "window": window, "overlap": overlap, "cut": cut,
         "quantization": flow.quantization(quantize, conv_fp16=True),
         "export_checks": checks,
-        "corpora": flow.corpora(meta["sources"]),
+        "corpora": flow.corpora(meta["sources"], read_state(runs[0]).get("commands", [])),
         "dev": [Path(p).name for p in meta["dev"]],
     }
     flow.write(out_dir / f"{name}.json", card, runs, members, "words",
