@@ -5,17 +5,22 @@
 #   bash scripts/train_char.sh gu 60 1     # optional third argument: TensorFlow threads (to share the CPU)
 #   bash scripts/train_char.sh gu 60 1 5e-4  # optional fourth: continue at this learning rate (a manual decay stage)
 #   MEMBER=b bash scripts/train_char.sh gu 68 1   # a further ensemble member (runs/char-gu-b, its own seed)
+#   MEMBER=student TEACHER=models/gu/char.onnx HARD=0.5 bash scripts/train_char.sh gu 90 1
+#       # a distilled student (runs/char-gu-student): targets HARD * gold + (1 - HARD) * the teacher's probabilities
 # Each stage resumes from training_state/<lang>-char[-<member>]/ (committed, weights-only: the last epoch's
 # weights, RNG, vocabulary; Adam restarts at the saved learning rate, see models/README.md) and leaves the new
 # state there. Corpora come from ../shared/corpora and are never committed.
 # The export takes the main run plus every trained member that the language lists: one averaged model.
+# Any other MEMBER (a student) is exported, tuned and evaluated alone in its own models root, runs/char-<lang>-<member>/
+# models (beside a link to the shipped NB segmenter), never into models/. TEACHER (HARD defaults to 0.5) needs such
+# a MEMBER: the teacher must not be overwritten by, or averaged with, its student.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lang=${1:?language}; minutes=${2:-120}; threads=${3:-0}; set_lr=${4:-}
 C=../shared/corpora
 main=runs/char-$lang
 run=$main${MEMBER:+-$MEMBER}; state=training_state/$lang-char${MEMBER:+-$MEMBER}
-members=(); member_opts=()
+members=(); declare -A member_opts=()  # a member's options, added to the language's
 case $lang in
   en) corpus=("$C/en/ted_train.tsv@8" "$C/en/public_domain/gutenberg_books.tsv@0.6"
               "$C/en/public_domain/state_of_the_union_1945_2006.tsv@0.6"
@@ -29,26 +34,41 @@ case $lang in
              "ud_gsd_dev --dev $C/ja/ud_gsd_dev.txt") ;;
   gu) corpus=("$C/gu/gu_wiki_train.tsv@1" "$C/gu/gu_wiki_village_stubs.tsv@0.05")
       data=(--dev-holdout 50); opts=(--min-count 3 --conv 96)
-      members=(b); member_opts=(--dropout 0.2 --seed 2)
+      members=(b); member_opts=([b]="--dropout 0.2 --seed 2" [student]="--conv 160 --lstm 192 --seed 3")
       evals=("gu_wiki_holdout50 --dev $C/gu/gu_wiki_train.tsv --holdout 50") ;;
   *) echo "no recipe for $lang" >&2; exit 2 ;;
 esac
+alone=; teach=()
 if [ -n "${MEMBER:-}" ]; then
-  # a member shares the main run's vocabulary (its meta.json), so that the two can be averaged
-  opts+=("${member_opts[@]}"); mkdir -p "$run/data"
+  [ -n "${member_opts[$MEMBER]+set}" ] || { echo "no recipe for member $MEMBER of $lang" >&2; exit 2; }
+  [[ " ${members[*]} " == *" $MEMBER "* ]] || alone=1
+  # a member shares the main run's vocabulary (its meta.json), so that the two can be averaged; a student reads
+  # the vocabulary of its teacher, the shipped model of the main run and its members
+  opts+=(${member_opts[$MEMBER]}); mkdir -p "$run/data"
   [ -f "$run/data/meta.json" ] || cp "training_state/$lang-char/meta.json" "$run/data/meta.json"
+fi
+if [ -n "${TEACHER:-}" ]; then
+  [ -n "$alone" ] || { echo "TEACHER needs a MEMBER outside the ensemble (${members[*]:-none})" >&2; exit 2; }
+  teach=(--teacher "$TEACHER" --hard "${HARD:-0.5}")
 fi
 if [ "$minutes" != 0 ]; then
   resume=(); [ -f "$state/state.json" ] && resume=(--resume-from "$state")
   [ -n "$set_lr" ] && resume+=(--set-lr "$set_lr")
   charrestore train char --lang "$lang" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
-    --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" --state-weights-only "${resume[@]}"
+    "${teach[@]}" --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" \
+    --state-weights-only "${resume[@]}"
 fi
-runs=("$main")
-for m in "${members[@]}"; do [ -f "$main-$m/state.json" ] && runs+=("$main-$m"); done
-charrestore export char --run "${runs[@]}" --lang "$lang" --out "models/$lang"
-first=(${evals[0]}); charrestore tune char --lang "$lang" "${first[@]:1}" --write-card
+if [ -n "$alone" ]; then
+  root=$run/models; runs=("$run"); mkdir -p "$root/$lang"
+  for f in models/"$lang"/nb.*; do if [ -f "$f" ]; then ln -sf "$PWD/$f" "$root/$lang/"; fi; done
+  where=(--models-dir "$root"); scratch=(--out "$run/eval" --reports "$run/reports")
+else
+  root=models; runs=("$main"); where=(); scratch=()
+  for m in "${members[@]}"; do [ -f "$main-$m/state.json" ] && runs+=("$main-$m"); done
+fi
+charrestore export char --run "${runs[@]}" --lang "$lang" --out "$root/$lang"
+first=(${evals[0]}); charrestore tune char --lang "$lang" "${first[@]:1}" "${where[@]}" --write-card
 for e in "${evals[@]}"; do
   set -- $e; name=$1; shift
-  python scripts/eval_char.py --lang "$lang" --set "$name" "$@" --card
+  python scripts/eval_char.py --lang "$lang" --set "$name" "$@" "${where[@]}" "${scratch[@]}" --card
 done

@@ -8,6 +8,9 @@ states and resuming are ``runs``'s, shared with the token trainer.
 Windows of ``window`` graphemes are drawn at fresh random offsets for every batch. A share of them
 (``spaced``) gets a random span whose spaces are given as input, so that one model also serves text
 whose word boundaries are known (ASR output, ``--spaces keep``).
+
+With ``--teacher`` and ``--hard`` < 1 the targets blend the gold classes with an exported model's probabilities
+(``distill``); such a run reads the teacher's vocabulary, and its dev windows keep their gold labels.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ import numpy as np
 from ..engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
 from ..packs import load_pack
 from .corpus import build_vocab, encode_documents, parse_corpus_arg, read_documents
-from .runs import add_state_arguments, fit, resume, rng_of, save_state, seed_from, set_threads, start
+from .distill import CharTeacher, one_hot
+from .runs import TrainingError, add_state_arguments, fit, resume, rng_of, save_state, seed_from, set_threads, start
 
 
 def numeric_holdout(every: int):
@@ -70,7 +74,7 @@ def prepare_data(pack, corpora, dev, dev_holdout, min_count, out: Path) -> dict:
 
 DATA_FILES = ("meta.json",)  # what a compact state carries of data/
 HYPER = ("emb", "conv", "kernel", "dilations", "lstm", "lstm_layers", "dropout", "window", "batch", "lr", "spaced",
-         "steps", "min_count")  # the options that a resumed run takes from its state
+         "steps", "min_count", "hard")  # the options that a resumed run takes from its state
 
 
 class WindowSampler:
@@ -104,6 +108,20 @@ def dev_windows(ids, cls, window, limit):
     return input_ids(ids[: n * window].reshape(n, window)), cls[: n * window].reshape(n, window)
 
 
+def teacher_of(args, hard: float, meta: dict, pack) -> CharTeacher | None:
+    """The exported model that a distilled run (``hard`` < 1) learns from; None for gold labels alone."""
+    if not 0.0 <= hard <= 1.0:
+        raise TrainingError(f"--hard {hard}: the weight of the gold labels is between 0 and 1")
+    if hard == 1.0:
+        if args.teacher:
+            print(f"hard weight 1: the teacher {args.teacher} is not used", flush=True)
+        return None
+    if not args.teacher:
+        raise TrainingError(f"this run distills (hard weight {hard}): give --teacher")
+    return CharTeacher(Path(args.teacher), meta["vocab"], list(pack.features),
+                       [pack.class_name(c) for c in range(pack.n_classes)], args.threads)
+
+
 def train(args) -> Path:
     pack = load_pack(args.lang)
     corpora = [parse_corpus_arg(c) for c in args.corpus]
@@ -128,22 +146,28 @@ def train(args) -> Path:
         model = build_char_model(len(meta["vocab"]) * 3, pack.n_classes, emb=hyper["emb"], conv=hyper["conv"],
                                  kernel=hyper["kernel"], dilations=tuple(hyper["dilations"]), lstm=hyper["lstm"],
                                  lstm_layers=hyper["lstm_layers"], dropout=hyper["dropout"])
-        model.compile(optimizer=keras.optimizers.Adam(lr, clipnorm=1.0),
-                      loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
-                      metrics=["sparse_categorical_accuracy"])
+        soft = hyper.get("hard", 1.0) < 1.0  # distilled: the targets are distributions
+        ce = keras.losses.CategoricalCrossentropy if soft else keras.losses.SparseCategoricalCrossentropy
+        model.compile(optimizer=keras.optimizers.Adam(lr, clipnorm=1.0), loss=ce(from_logits=True),
+                      metrics=["categorical_accuracy" if soft else "sparse_categorical_accuracy"])
         return model
 
     state, model = resume(out, build, args.set_lr) or start(build, args, HYPER)
     hyper = state["hyper"]
+    hard = hyper.get("hard", 1.0)  # a resumed run keeps its own
+    teacher = teacher_of(args, hard, meta, pack)
     dev_x, dev_y = dev_windows(np.load(data_dir / "dev_ids.npy"), np.load(data_dir / "dev_cls.npy"),
                                args.window, args.dev_windows)
+    if teacher:
+        dev_y = one_hot(dev_y, pack.n_classes)  # gold, so that the val loss stays comparable across runs
     rng = rng_of(state, args.seed)
     sampler = WindowSampler(streams, [s["weight"] for s in meta["sources"]], hyper["window"], pack.bit("SPACE"),
                             hyper["spaced"], rng)
 
     def batches():
         while True:
-            yield sampler.batch(hyper["batch"])
+            x, y = sampler.batch(hyper["batch"])
+            yield x, (y if teacher is None else teacher.targets(x, y, hard))
 
     fit(model, batches(), (dev_x, dev_y), state, out, rng, args, seen="chars", lr_factor=0.5, patience=6,
         validation_batch_size=256)
@@ -177,6 +201,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--spaced", type=float, default=0.3, help="share of windows with a given-space span")
     p.add_argument("--dev-windows", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--teacher", help="an exported char.onnx (beside its card char.json) whose probabilities the "
+                   "student learns (with --hard < 1). It must read this run's vocabulary: start the run with the "
+                   "teacher run's meta.json (training_state/LANG-char/) copied into OUT/data/, as "
+                   "scripts/train_char.sh does")
+    p.add_argument("--hard", type=float, default=1.0, help="weight of the gold labels in the targets; the "
+                   "teacher's probabilities get the rest (default 1: gold labels alone)")
     add_state_arguments(p)
 
 
