@@ -18,7 +18,8 @@
 
 Every reported score comes from ``charrestore eval --level token`` (the command users run); ``--plot``
 draws the confusion matrices. ``--tune`` (window / overlap / min_words_cut) and ``--bias`` (punctuation, then
-casing logit offsets) first tune on ted_dev *talks*, as ``charrestore tune token`` does (``charrestore.tuning.token``).
+casing logit offsets, then those of a document's last word on ted_dev sentences) first tune on ted_dev *talks*,
+as ``charrestore tune token`` does (``charrestore.tuning.token``).
 With ``--card`` the tuned values and the numbers go into the model card (through ``charrestore.tuning.record``).
 
     python scripts/eval_token.py --tune --bias --card
@@ -40,7 +41,7 @@ from charrestore.bench import TABLE5, median_time
 from charrestore.paths import models_dir
 from charrestore.tuning.dev import iwslt_reference, load_dev, load_talks, sentences, spaced_input
 from charrestore.tuning.record import card_path, record_dev_metrics, update_card
-from charrestore.tuning.token import settings_of, tune_bias, tune_windows
+from charrestore.tuning.token import settings_of, tune_bias, tune_end_bias, tune_windows
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT.parent / "shared" / "corpora" / "en"
@@ -131,7 +132,7 @@ def main():
     p.add_argument("--tolerance", type=float, default=0.001,
                    help="with --tune: the cheapest window/overlap within this much punct + casing F1 of the best")
     p.add_argument("--bias", action="store_true", help="tune punctuation, then casing logit offsets on ted_dev "
-                   "talks (after the windows); without it the card's offsets are used")
+                   "talks (after the windows), then the last word's on its sentences; else the card's are used")
     p.add_argument("--no-char", action="store_true", help="skip the char engine rows")
     p.add_argument("--latency-runs", type=int, default=200)
     p.add_argument("--out", default="runs/eval/en/token")
@@ -158,7 +159,10 @@ def main():
         engine, best, grid = tune_windows(engine, talks, args.windows, args.overlaps, args.cuts, args.tolerance)
     if args.bias:
         engine, bias_rows = tune_bias(engine, talks)
-    bias, case_bias = dict(engine.settings.bias), dict(engine.settings.case_bias)
+        engine, end_rows = tune_end_bias(engine, load_dev([CORPORA / "ted_dev.tsv"], pack)[: args.max_docs])
+        bias_rows += end_rows
+    bias, case_bias, end_bias = (dict(engine.settings.bias), dict(engine.settings.case_bias),
+                                 dict(engine.settings.end_bias))
     model, pipeline = engine.model, partial(engine.restore_one, spaces="keep")
 
     iwslt_ref = [iwslt_reference(CORPORA / "iwslt_dev2012_labels.tsv")]
@@ -254,20 +258,22 @@ def main():
                   f"within {args.tolerance} punct + casing F1 of the best).", ""]
     if bias_rows:
         lines += ["### Logit offsets (coordinate ascent on ted_dev talks: punctuation offsets on punctuation "
-                  "overall F1, then casing offsets on casing overall F1 with the rule)", "",
-                  "| round | offsets | F1 |", "|---|---|---|"]
+                  "overall F1, then casing offsets on casing overall F1 with the rule; then, on ted_dev cut into "
+                  "sentences, each restored on its own, offsets for a document's last word on the F1 of those "
+                  "last words' marks)", "", "| round | offsets | F1 |", "|---|---|---|"]
+        kind = {"punct_f1": "punct", "casing_f1": "casing", "end_f1": "last word"}
         lines += [f"| {i} | {', '.join(f'{k} {v:+.2f}' for k, v in r['bias'].items() if k != 'O')} | "
-                  f"{'punct' if 'punct_f1' in r else 'casing'} {100 * r.get('punct_f1', r.get('casing_f1')):.2f} |"
-                  for i, r in enumerate(bias_rows)]
+                  + next(f"{kind[k]} {100 * r[k]:.2f} |" for k in kind if k in r) for i, r in enumerate(bias_rows)]
         lines += [""]
     lines += [f"Punctuation logit offsets in use: {json.dumps(bias) if bias else 'none'}; "
-              f"casing: {json.dumps(case_bias) if case_bias else 'none'}.", "",
+              f"casing: {json.dumps(case_bias) if case_bias else 'none'}; a document's last word: "
+              f"{json.dumps(end_bias) if end_bias else 'none'}.", "",
               f"Confusion matrices (ted_dev, pipeline): `{plot.name}`.", ""]
     report.write_text("\n".join(lines), encoding="utf-8")
     slim = {s: {e: {k: v[k] for k in ("punctuation", "casing", "words", "words_per_s", "signature")}
                 for e, v in r.items()} for s, r in results.items()}
     report.with_suffix(".json").write_text(json.dumps(
-        {"results": slim, "tuning": grid, "chosen": best, "bias": bias, "case_bias": case_bias,
+        {"results": slim, "tuning": grid, "chosen": best, "bias": bias, "case_bias": case_bias, "end_bias": end_bias,
          "bias_tuning": bias_rows,
          "consistency": stats, "latency_ms": ms, "size_mb": size_mb, "command": command}, indent=1) + "\n")
     print("\n".join(lines))

@@ -18,7 +18,7 @@ from charrestore.engines.base import EngineOptions
 from charrestore.engines.char_e2e import CharEngine
 from charrestore.engines.pipeline import PipelineEngine
 from charrestore.packs import load_pack
-from charrestore.tuning.token import labelled_talks, micro_f1, tune_bias
+from charrestore.tuning.token import labelled_talks, micro_f1, tune_bias, tune_end_bias
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -101,7 +101,7 @@ def test_tune_token_writes_the_better_offsets_into_the_card(data_root, tmp_path)
     tuned = tune(data_root, "token", "--lang", "en", "--dev", str(dev), "--windows", "8", "16",
                  "--overlaps", "4", "--cuts", "0", "2", "--write-card")
     after = card(data_root, "token")
-    assert tuned == {k: after[k] for k in ("window", "overlap", "cut", "bias", "case_bias")}
+    assert tuned == {k: after[k] for k in ("window", "overlap", "cut", "bias", "case_bias", "end_bias")}
     assert after["bias"].get("PERIOD", 0) > 0
     grid = after["tuning"]["window_grid"]
     assert {(r["window"], r["cut"]) for r in grid} == {(8, 0), (8, 2), (16, 0), (16, 2)}
@@ -115,8 +115,8 @@ def test_tune_token_writes_the_better_offsets_into_the_card(data_root, tmp_path)
     assert after["tuning_command"].startswith("charrestore tune token --lang en")
     engine = PipelineEngine.load(EN, data_root / "models", EngineOptions())
     s = engine.settings
-    assert (s.window, s.overlap, s.cut, s.bias, s.case_bias) == (
-        after["window"], after["overlap"], after["cut"], after["bias"], after["case_bias"])
+    assert (s.window, s.overlap, s.cut, s.bias, s.case_bias, s.end_bias) == (
+        after["window"], after["overlap"], after["cut"], after["bias"], after["case_bias"], after["end_bias"])
 
 
 def test_tuned_offsets_raise_f1(data_root):
@@ -131,6 +131,24 @@ def test_tuned_offsets_raise_f1(data_root):
 
     assert f1(tuned) > f1(engine)
     assert max(r["punct_f1"] for r in rows if "punct_f1" in r) == pytest.approx(f1(tuned))
+
+
+def test_end_offsets_tuned_on_questions_choose_the_question_mark(data_root):
+    """Sentences that all end in "?": the last word's offsets learn QUESTION over PERIOD, and only the last word
+    of each input changes."""
+    engine = PipelineEngine.load(EN, data_root / "models", EngineOptions())
+    refs = [" ".join(WORDS[p:p + 3]).capitalize() + "? " + " ".join(WORDS[p + 3:p + 6]).capitalize() + "?"
+            for p in range(4)]
+    tuned, rows = tune_end_bias(engine, refs, steps=(0.0, 3.0), rounds=2)
+    end = tuned.settings.end_bias
+    assert end.get("QUESTION", 0) > end.get("PERIOD", 0)
+    assert rows[-1]["end_f1"] == 1.0 and rows[0]["end_f1"] <= rows[-1]["end_f1"]
+    words = WORDS[:3]
+    before, after = (e.model.labels(words)[0] for e in (engine, tuned))
+    assert tuned.model.punct_labels[after[-1]] == "QUESTION"
+    assert (before[:-1] == after[:-1]).all()
+    assert (tuned.model.labels(words, end=False)[0] == engine.model.labels(words, end=False)[0]).all()
+    assert tuned.settings.bias == engine.settings.bias  # the talks' offsets stay
 
 
 def test_tune_nb_writes_params_that_the_segmenter_uses(data_root, tmp_path):

@@ -52,11 +52,13 @@ class TokenSettings:
     case_bias: dict[str, float] = field(default_factory=dict)  # casing logit offsets per label
     final_mark: bool = True
     consistency: bool = True
+    end_bias: dict[str, float] = field(default_factory=dict)  # further punctuation offsets at a document's last word
 
     @classmethod
     def from_card(cls, card: dict) -> "TokenSettings":
         return cls(card["window"], card["overlap"], card["cut"], dict(card.get("bias", {})),
-                   dict(card.get("case_bias", {})), bool(card.get("final_mark", True)))
+                   dict(card.get("case_bias", {})), bool(card.get("final_mark", True)),
+                   end_bias=dict(card.get("end_bias", {})))
 
 
 class TokenModel:
@@ -65,7 +67,9 @@ class TokenModel:
     ``stats`` counts, over every call, the words whose raw casing the consistency rule overrode
     (``lower_after_end``: a word after PERIOD/QUESTION predicted O) beside the sentence starts it saw.
     ``final_mark`` (card key, default on): the last word of a document gets PERIOD or QUESTION, whichever
-    the punctuation head prefers, when the model predicted no sentence end there.
+    the punctuation head prefers, when the model predicted no sentence end there. ``end_bias`` (card key) adds
+    offsets at that last word only: tuned on single sentences, where that choice is most of what is decided,
+    while the ``bias`` offsets are tuned on whole talks (see ``tuning.token.tune_end_bias``).
     """
 
     def __init__(self, pack: LanguagePack, card: dict, onnx_path: Path, threads: int = 1, batch_size: int = 32):
@@ -99,6 +103,7 @@ class TokenModel:
         self.settings = settings
         self.bias_punct = np.array([settings.bias.get(lab, 0.0) for lab in self.punct_labels], np.float32)
         self.bias_case = np.array([settings.case_bias.get(lab, 0.0) for lab in self.case_labels], np.float32)
+        self.bias_end = np.array([settings.end_bias.get(lab, 0.0) for lab in self.punct_labels], np.float32)
 
     def configured(self, settings: TokenSettings, session=None) -> "TokenModel":
         """A copy decoding with ``settings`` (and, for tuning, another session, e.g. a caching one);
@@ -165,16 +170,19 @@ class TokenModel:
     def decode(self, p: np.ndarray, c: np.ndarray, bias_punct: np.ndarray | None = None,
                bias_case: np.ndarray | None = None, punct: np.ndarray | None = None,
                forced: np.ndarray | None = None, letter_first: np.ndarray | None = None,
-               end: bool = True) -> tuple[np.ndarray, np.ndarray]:
+               end: bool = True, bias_end: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Label ids from merged logits: the offsets (the card's by default) added, then the rules. Tuning
-        tries other offsets; ``punct`` (gold marks, for an oracle) replaces the decoded marks; ``forced``
-        (-1: free) fixes the marks of some words, the input's own. ``letter_first`` (default: all): the words
-        whose first letter or digit is a letter; the sentence-start rule capitalizes only those ("3pm", not "3Pm")."""
+        tries other offsets (``bias_end``: those of the last word); ``punct`` (gold marks, for an oracle) replaces
+        the decoded marks; ``forced`` (-1: free) fixes the marks of some words, the input's own. ``letter_first``
+        (default: all): the words whose first letter or digit is a letter; the sentence-start rule capitalizes
+        only those ("3pm", not "3Pm")."""
         bias_punct = self.bias_punct if bias_punct is None else bias_punct
         bias_case = self.bias_case if bias_case is None else bias_case
         case = (c + bias_case).argmax(-1)
         if punct is None:
             p = p + bias_punct
+            if end and len(p):  # the document's last word (not a stream's piece that more text follows)
+                p[-1] += self.bias_end if bias_end is None else bias_end
             punct = p.argmax(-1)
             if forced is not None:
                 punct = np.where(forced >= 0, forced, punct)

@@ -3,7 +3,8 @@
 First window / overlap / min_words_cut on whole talks (each talk's paragraphs joined, so that windows and seams
 matter), by punctuation + casing overall F1 of the restored text, words given; then per-label offsets added to
 the punctuation logits (the model's recall is below its precision), then to the casing logits, by coordinate
-ascent on punctuation F1 and casing F1 (with the consistency rule).
+ascent on punctuation F1 and casing F1 (with the consistency rule); last, offsets for a document's last word on
+the dev paragraphs cut into sentences, each restored on its own (the short inputs users type).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ..engines.pipeline import PipelineEngine
 from ..evaluation import evaluate_token
 from ..labels import labelled_words, punct_label
 from ..packs import load_pack
-from .dev import load_talks, spaced_input
+from .dev import load_dev, load_talks, sentences, spaced_input
 from .record import card_path, update_card
 
 OFFSET_STEPS = tuple(np.arange(-1.0, 3.01, 0.25))
@@ -140,6 +141,27 @@ def tune_bias(engine: PipelineEngine, refs: list[str], steps=OFFSET_STEPS,
         rows + case_rows
 
 
+def tune_end_bias(engine: PipelineEngine, refs: list[str], steps=OFFSET_STEPS,
+                  rounds: int = 6) -> tuple[PipelineEngine, list[dict]]:
+    """The engine with offsets for a document's last word (card key "end_bias") tuned on ``refs`` cut into
+    sentences, each restored on its own (``dev.sentences``), by coordinate ascent on the F1 of those last words'
+    marks under the engine's other offsets. The talks that tune "bias" have one last word each; in a short
+    input the last word's PERIOD or QUESTION is most of what is decided."""
+    model = engine.model
+    labels = list(model.punct_labels)
+    docs = [(*model.logits(forms), punct) for forms, punct, _ in
+            labelled_talks(model, engine.pack, sentences(refs, engine.pack))]
+    gold = [punct[-1:] for _, _, punct in docs]
+
+    def end_f1(bias_end):
+        return micro_f1([model.decode(lp, lc, bias_end=bias_end)[0][-1:] for lp, lc, _ in docs], gold)
+
+    bias, rows = ascend(end_f1, len(labels), steps, rounds, "end_f1")
+    for r in rows:
+        r["bias"] = dict(zip(labels, r["bias"]))
+    return engine.configured(end_bias=nonzero(bias, labels)), rows
+
+
 def nonzero(bias: np.ndarray, names: list[str]) -> dict:
     """Offsets as the card keeps them: by label name, zeros left out."""
     return {lab: float(v) for lab, v in zip(names, bias) if v}
@@ -149,7 +171,7 @@ def settings_of(engine: PipelineEngine) -> dict:
     """The card keys of the engine's tuned decoding settings."""
     s = engine.settings
     return {"window": s.window, "overlap": s.overlap, "cut": s.cut, "bias": dict(s.bias),
-            "case_bias": dict(s.case_bias)}
+            "case_bias": dict(s.case_bias), "end_bias": dict(s.end_bias)}
 
 
 def add_arguments(p) -> None:
@@ -175,6 +197,8 @@ def run(args, command: str) -> dict:
         engine, _, grid = tune_windows(engine, refs, args.windows, args.overlaps, args.cuts, args.tolerance)
     if args.only != "windows":
         engine, offset_rows = tune_bias(engine, refs)
+        engine, end_rows = tune_end_bias(engine, load_dev(args.dev, pack, args.holdout))
+        offset_rows += end_rows
     tuned = {**settings_of(engine), "tuning_command": command,
              "tuning": {"dev": [Path(d).name for d in args.dev], "holdout": args.holdout,
                         "documents": "talks (a document's paragraphs joined), words given",
