@@ -99,12 +99,20 @@ class Protected:
 
     def for_segmenter(self, base: list[str]) -> tuple[list[tuple[int, int]], list[int]]:
         """The spans and the edges as character offsets into ``"".join(base)`` (what the NB segmenter reads)."""
-        ends = np.concatenate([[0], np.cumsum([len(g) for g in base])]).tolist()
+        ends = _offsets(base).tolist()
         return [(ends[s], ends[e]) for s, e, _ in self.spans], [ends[i + 1] for i in np.flatnonzero(self.edges)]
+
+
+def _offsets(gs: list[str]) -> np.ndarray:
+    """The character offset of each grapheme in ``"".join(gs)``, and the total at the end."""
+    n = sum(map(len, gs))
+    return np.arange(n + 1) if n == len(gs) else np.concatenate([[0], np.cumsum([len(g) for g in gs])])
 
 
 def _align(gs: list[str], base: list[str]) -> list[int]:
     """For each grapheme of the normalized text, its index in ``base`` (-1: a mark or space that parse took off)."""
+    if gs == base:  # nothing was taken off and no case changed (e.g. lower-case text without marks or spaces)
+        return list(range(len(gs)))
     out, j = [], 0
     for g in gs:
         if j < len(base) and (g == base[j] or case_split(g)[0] == base[j]):
@@ -122,7 +130,7 @@ def base_spans(text: str, base: list[str], pack: LanguagePack) -> list[tuple[int
     if not found:
         return []
     gs = graphemes(norm)
-    at = np.concatenate([[0], np.cumsum([len(g) for g in gs])])
+    at = _offsets(gs)
     index = _align(gs, base)
     out = []
     for s in found:
