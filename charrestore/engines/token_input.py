@@ -23,12 +23,14 @@ def load_tokenizer(path):
 
 
 def word_pieces(sp, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Subword ids of words (one C++ call) as a flat array and word offsets into it (len(forms) + 1).
+    """Subword ids of words (one C++ call, on this thread: SentencePiece's own pool costs more than it saves on a
+    window's words, and far more when the other cores are busy) as a flat array and word offsets into it
+    (len(forms) + 1).
     A word with no subword at all (SentencePiece drops some characters) gets the UNK id. Lone surrogates
     (invalid UTF-8 bytes passed through by the CLI) reach the model as U+FFFD, which SentencePiece accepts."""
     if _SURROGATE.search("".join(forms)):
         forms = [_SURROGATE.sub("\ufffd", f) for f in forms]
-    pieces = sp.encode(forms) if forms else []
+    pieces = sp.encode(forms, num_threads=1) if forms else []
     unk = sp.unk_id()
     lists = [p[:MAX_PIECES] if p else [unk] for p in pieces]
     offsets = np.zeros(len(lists) + 1, np.int64)
