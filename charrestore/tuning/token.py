@@ -133,12 +133,8 @@ def tune_bias(engine: PipelineEngine, refs: list[str], steps=OFFSET_STEPS,
     labels = list(model.punct_labels)
     talks = [(*model.logits(forms), punct, case) for forms, punct, case in labelled_talks(model, engine.pack, refs)]
     bias, case_bias, rows, case_rows = tune_offsets(model, talks, steps, rounds)
-    for r in rows:
-        r["bias"] = dict(zip(labels, r["bias"]))
-    for r in case_rows:
-        r["bias"] = dict(zip(model.case_labels, r["bias"]))
     return engine.configured(bias=nonzero(bias, labels), case_bias=nonzero(case_bias, model.case_labels)), \
-        rows + case_rows
+        named(rows, labels) + named(case_rows, model.case_labels)
 
 
 def tune_end_bias(engine: PipelineEngine, refs: list[str], steps=OFFSET_STEPS,
@@ -157,9 +153,12 @@ def tune_end_bias(engine: PipelineEngine, refs: list[str], steps=OFFSET_STEPS,
         return micro_f1([model.decode(lp, lc, bias_end=bias_end)[0][-1:] for lp, lc, _ in docs], gold)
 
     bias, rows = ascend(end_f1, len(labels), steps, rounds, "end_f1")
-    for r in rows:
-        r["bias"] = dict(zip(labels, r["bias"]))
-    return engine.configured(end_bias=nonzero(bias, labels)), rows
+    return engine.configured(end_bias=nonzero(bias, labels)), named(rows, labels)
+
+
+def named(rows: list[dict], names: list[str]) -> list[dict]:
+    """Ascent rows with their offsets by label name, as the card's tuning record keeps them."""
+    return [{**r, "bias": dict(zip(names, r["bias"]))} for r in rows]
 
 
 def nonzero(bias: np.ndarray, names: list[str]) -> dict:
