@@ -48,6 +48,13 @@ def parse_corpus_arg(spec: str) -> tuple[str, float]:
     return path, float(weight or 1.0)
 
 
+def given_weights(sources: list[dict], corpora: list[tuple[str, float]]) -> list[float]:
+    """Per encoded source, the weight that ``corpora`` (parsed ``--corpus`` arguments) give its path, else the weight
+    it was encoded with: runs that share one encoded mix differ only in how they sample it."""
+    given = {str(Path(path).resolve()): weight for path, weight in corpora}
+    return [given.get(str(Path(s["path"]).resolve()), s["weight"]) for s in sources]
+
+
 def clean(paragraph: str, pack: LanguagePack) -> str:
     """Drop sound tags; for cased packs drop headings (no lower-case letter at all)."""
     text = _SOUND_TAG.sub(" ", paragraph)

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..cards import write_card
 from . import ensemble
-from .corpus import parse_corpus_arg
+from .corpus import given_weights, parse_corpus_arg
 from .runs import LAST, STATE, TrainingError, load_trained
 
 LICENSES = {
@@ -166,15 +166,14 @@ def license_of(path: str) -> str:
 
 
 def corpora(sources: list[dict], commands: list[str] = ()) -> list[dict]:
-    """The card's ``corpora``: each training source with its license (by file name) and its sampling weight: the
-    one that the last training command gave its path (``--corpus PATH@WEIGHT`` overrides the weight a shared
-    encoded mix was built with, as ``train_token.sampling_weights`` does), else the encoded one."""
+    """The card's ``corpora``: each training source with its license (by file name) and the sampling weight that
+    the last training command gave it (``--corpus PATH@WEIGHT``, ``corpus.given_weights``)."""
     words = shlex.split(commands[-1]) if commands else []
     specs = words[words.index("--corpus") + 1:] if "--corpus" in words else []
     specs = specs[:next((i for i, w in enumerate(specs) if w.startswith("--")), len(specs))]
-    given = {str(Path(path).resolve()): weight for path, weight in map(parse_corpus_arg, specs)}
-    return [{**s, "weight": given.get(str(Path(s["path"]).resolve()), s["weight"]), "license": license_of(s["path"]),
-             "path": Path(s["path"]).name} for s in sources]
+    weights = given_weights(sources, [parse_corpus_arg(spec) for spec in specs])
+    return [{**s, "weight": w, "license": license_of(s["path"]), "path": Path(s["path"]).name}
+            for s, w in zip(sources, weights)]
 
 
 def versions() -> dict:

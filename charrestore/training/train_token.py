@@ -31,7 +31,7 @@ from ..codec import parse
 from ..engines.token_input import load_tokenizer, pack_windows, word_pieces
 from ..labels import CASING_LABELS, PUNCT_ORDER, casing_class, labelled_words, punct_label
 from ..packs import CAPS, LanguagePack, load_pack
-from .corpus import parse_corpus_arg, read_documents
+from .corpus import given_weights, parse_corpus_arg, read_documents
 from .distill import Teacher, one_hot
 from .runs import (STATE, TrainingError, add_state_arguments, fit, load_trained, read_state, resume, rng_of, save_state, seed_from,
                    set_threads, start)
@@ -274,10 +274,8 @@ def train(args) -> Path:
 
 
 def sampling_weights(meta: dict, corpora: list[tuple[str, float]]) -> list[float]:
-    """Per encoded source, the weight that this command gives its path (``PATH@WEIGHT``; 0 leaves it out), else
-    the weight it was encoded with: runs that share one encoded mix differ only in how they sample it."""
-    given = {str(Path(path).resolve()): weight for path, weight in corpora}
-    weights = [given.get(str(Path(s["path"]).resolve()), s["weight"]) for s in meta["sources"]]
+    """Per encoded source, the weight that this command gives it (``corpus.given_weights``; 0 leaves it out)."""
+    weights = given_weights(meta["sources"], corpora)
     if not sum(weights) > 0:
         raise TrainingError("every corpus has weight 0")
     print("sampling weights: " + ", ".join(f"{Path(s['path']).stem} {w:g}" for s, w in zip(meta["sources"], weights)),
