@@ -23,6 +23,7 @@ from charrestore.engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, input_i
 from charrestore.packs import load_pack
 from charrestore.segmenter import Segmenter
 from charrestore.tuning.char import feature_scores
+from charrestore.training.corpus import Holdout
 from charrestore.tuning.dev import load_dev, unspaced_docs
 
 
@@ -34,7 +35,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--lang", required=True)
     p.add_argument("--dev", nargs="+", required=True)
-    p.add_argument("--holdout", type=int, default=0)
+    p.add_argument("--holdout", type=Holdout.parse, default=Holdout(), metavar="N[:R]",
+                   help="dev = documents with numeric id %% N == R (default 0)")
     p.add_argument("--max-docs", type=int, default=400)
     p.add_argument("--threads", type=int, default=1)
     args = p.parse_args()

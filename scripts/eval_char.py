@@ -24,6 +24,7 @@ from pathlib import Path
 
 from charrestore import Restorer, load_pack
 from charrestore.codec import strip_features
+from charrestore.training.corpus import Holdout
 from charrestore.tuning.dev import load_dev, spaced_input
 from charrestore.tuning.record import card_path, record_dev_metrics
 
@@ -77,7 +78,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--lang", required=True)
     p.add_argument("--dev", nargs="+", required=True)
-    p.add_argument("--holdout", type=int, default=0, help="dev = documents with numeric id %% N == 0")
+    p.add_argument("--holdout", type=Holdout.parse, default=Holdout(), metavar="N[:R]",
+                   help="dev = documents with numeric id %% N == R (default 0)")
     p.add_argument("--set", required=True, help="name of the dev set in reports and the card")
     p.add_argument("--engine", choices=("char", "pipeline"), default="char")
     p.add_argument("--name", help="model card to record in (default: the engine's model named by the pack)")

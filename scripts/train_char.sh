@@ -26,16 +26,20 @@ case $lang in
               "$C/en/public_domain/state_of_the_union_1945_2006.tsv@0.6"
               "$C/en/public_domain/inaugural_addresses_1789_2021.tsv@0.3" "$C/en/brown_train_docs.tsv@0.5")
       data=(--dev "$C/en/ted_dev.tsv"); opts=(--spaced 0.2 --conv 160 --lstm 192)
-      evals=("ted_dev --dev $C/en/ted_dev.tsv") ;;
+      tune=(--dev "$C/en/ted_dev.tsv"); evals=("ted_dev --dev $C/en/ted_dev.tsv") ;;
   ja) corpus=("$C/ja/asdc_train.tsv@3" "$C/ja/jaquad_wiki_paragraphs_train.tsv@3" "$C/ja/jaquad_questions_train.txt@1")
       data=(--dev "$C/ja/asdc_dev.tsv" "$C/ja/jaquad_wiki_paragraphs_dev.tsv" "$C/ja/jaquad_questions_dev.txt")
       opts=(--min-count 3 --conv 96)
+      tune=(--dev "$C/ja/asdc_dev.tsv")
       evals=("asdc_dev --dev $C/ja/asdc_dev.tsv" "jaquad_dev --dev $C/ja/jaquad_wiki_paragraphs_dev.tsv $C/ja/jaquad_questions_dev.txt"
              "ud_gsd_dev --dev $C/ja/ud_gsd_dev.txt") ;;
   gu) corpus=("$C/gu/gu_wiki_train.tsv@1" "$C/gu/gu_wiki_village_stubs.tsv@0.05")
       data=(--dev-holdout 50); opts=(--min-count 3 --conv 96)
       members=(b); member_opts=([b]="--dropout 0.2 --seed 2" [student]="--conv 160 --lstm 192 --seed 3")
-      evals=("gu_wiki_holdout50 --dev $C/gu/gu_wiki_train.tsv --holdout 50") ;;
+      # the held-out articles (id % 50 == 0) in two halves: decoding is tuned on one, the numbers come from the other
+      tune=(--dev "$C/gu/gu_wiki_train.tsv" --holdout 100)
+      evals=("gu_wiki_test --dev $C/gu/gu_wiki_train.tsv --holdout 100:50"
+             "gu_wiki_tune --dev $C/gu/gu_wiki_train.tsv --holdout 100") ;;
   *) echo "no recipe for $lang" >&2; exit 2 ;;
 esac
 alone=; teach=()
@@ -67,7 +71,7 @@ else
   for m in "${members[@]}"; do [ -f "$main-$m/state.json" ] && runs+=("$main-$m"); done
 fi
 charrestore export char --run "${runs[@]}" --lang "$lang" --out "$root/$lang"
-first=(${evals[0]}); charrestore tune char --lang "$lang" "${first[@]:1}" "${where[@]}" --write-card
+charrestore tune char --lang "$lang" "${tune[@]}" "${where[@]}" --write-card
 for e in "${evals[@]}"; do
   set -- $e; name=$1; shift
   python scripts/eval_char.py --lang "$lang" --set "$name" "$@" "${where[@]}" "${scratch[@]}" --card

@@ -131,3 +131,25 @@ def test_brown_dev_documents_are_never_trained_on(tmp_path):
     trained = {d.split()[1] for d in read_documents(path, pack)}
     assert trained == set(ids) - dev
     assert {d.split()[1] for d in load_dev([path], pack, 5)} == dev
+
+
+def test_holdout_halves_split_the_held_out_articles(tmp_path):
+    """corpus.Holdout: ``100`` (tuning) and ``100:50`` (test) are disjoint and together are exactly the ``50``
+    share that a run held out (train_char --dev-holdout 50), so a tuned card is scored on unseen articles."""
+    import pytest
+
+    from charrestore import load_pack
+    from charrestore.training.corpus import Holdout
+    from charrestore.tuning.dev import load_dev
+
+    pack = load_pack("en")
+    path = tmp_path / "wiki.tsv"
+    path.write_text("".join(f"{i}\tArticle {i} is here.\n" for i in range(1, 401)), encoding="utf-8")
+    ids = {spec: {int(d.split()[1]) for d in load_dev([path], pack, spec)} for spec in ("50", "100", "100:50")}
+    assert ids["50"] == {50, 100, 150, 200, 250, 300, 350, 400}
+    assert ids["100"] == {100, 200, 300, 400} and ids["100:50"] == {50, 150, 250, 350}
+    assert len(load_dev([path], pack, Holdout())) == 400
+    assert str(Holdout.parse("100:50")) == "100:50" and Holdout.parse(Holdout.parse(7)) == Holdout(7)
+    for bad in ("10:10", "-1", "x", "5:-1"):
+        with pytest.raises(ValueError):
+            Holdout.parse(bad)

@@ -11,6 +11,8 @@ Each tuner module has ``add_arguments(parser)`` and ``run(args, command)``; the 
 arguments below. Tuning runs the exported ONNX models only: it never imports TensorFlow.
 """
 
+from ..training.corpus import Holdout
+
 KINDS = ("char", "token", "nb", "rerank")
 
 
@@ -19,7 +21,7 @@ def add_common(p) -> None:
     p.add_argument("--lang", required=True, help="language pack")
     p.add_argument("--dev", nargs="+", required=True, metavar="FILE",
                    help="dev files: TSV (last column the paragraph, first its document id) or text, one per line")
-    p.add_argument("--holdout", type=int, default=0, metavar="N",
-                   help="dev = the documents whose numeric id %% N == 0 (held-out part of a training file)")
+    p.add_argument("--holdout", type=Holdout.parse, default=Holdout(), metavar="N[:R]",
+                   help="dev = the documents whose numeric id %% N == R (default 0): a held-out part of a training file")
     p.add_argument("--models-dir", metavar="DIR", help="models root holding <lang>/*.json (default: the shipped models)")
     p.add_argument("--write-card", action="store_true", help="write the tuned values into the model card")

@@ -165,7 +165,7 @@ def run(args, command: str) -> dict:
     engine = CharEngine.load(pack, models, EngineOptions(args.threads, 64, nb))
     refs = load_dev(args.dev, pack, args.holdout)[: args.max_docs]
     tuned = tune(engine, refs, args.windows, args.overlaps, args.biases, args.tolerance, args.penalties)
-    tuned["tuning"] = {"dev": [Path(d).name for d in args.dev], "holdout": args.holdout, **tuned["tuning"],
+    tuned["tuning"] = {"dev": [Path(d).name for d in args.dev], "holdout": str(args.holdout), **tuned["tuning"],
                        "command": command}
     if args.write_card:
         update_card(card_path(args.lang, pack.models["char"], models), tuned)

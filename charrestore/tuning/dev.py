@@ -10,29 +10,28 @@ from pathlib import Path
 
 from ..codec import parse, render, strip_features
 from ..packs import LanguagePack
-from ..training.corpus import clean, held_out
+from ..training.corpus import Holdout, clean
 
 IWSLT_MARKS = {"O": "", "COMMA": ",", "PERIOD": ".", "QUESTION": "?"}
 
 
-def _rows(files, holdout: int = 0):
-    """The columns of each line; with ``holdout``, only the documents that ``corpus.held_out`` puts in its
-    1-in-``holdout`` dev share (numeric ids: the multiples of it)."""
+def _rows(files, holdout: Holdout | int | str = 0):
+    """The columns of each line; with ``holdout`` (a ``corpus.Holdout`` or its spec), only its documents."""
+    holdout = Holdout.parse(holdout)
     for f in files:
         for line in Path(f).read_text(encoding="utf-8").splitlines():
             cols = line.split("\t")
-            if holdout and not held_out(cols[0], holdout):
-                continue
-            yield cols
+            if cols[0] in holdout:
+                yield cols
 
 
-def load_dev(files, pack: LanguagePack, holdout: int = 0) -> list[str]:
-    """Cleaned paragraphs (TSV: last column; TXT: each line). With ``holdout``, only documents whose
-    numeric id (first column) is a multiple of it: the held-out articles of a training file."""
+def load_dev(files, pack: LanguagePack, holdout: Holdout | int | str = 0) -> list[str]:
+    """Cleaned paragraphs (TSV: last column; TXT: each line). With ``holdout``, only its documents (first
+    column): the held-out articles of a training file."""
     return [text for cols in _rows(files, holdout) if (text := clean(cols[-1], pack))]
 
 
-def load_talks(files, pack: LanguagePack, holdout: int = 0) -> list[str]:
+def load_talks(files, pack: LanguagePack, holdout: Holdout | int | str = 0) -> list[str]:
     """One document per talk (TSV: the cleaned paragraphs of one id joined; TXT: each line), so that
     windows and their seams matter as in long inputs."""
     talks: dict[tuple, list[str]] = {}
@@ -104,9 +103,10 @@ def load_hashtags(path: Path) -> list[tuple[str, list[str]]]:
     return [(r[0], r[1:]) for r in rows]
 
 
-def load_despaced(pack: LanguagePack, path: Path, holdout: int = 0) -> list[tuple[str, list[list[str]]]]:
+def load_despaced(pack: LanguagePack, path: Path,
+                  holdout: Holdout | int | str = 0) -> list[tuple[str, list[list[str]]]]:
     """(de-spaced paragraph, [its words]): words as the runtime sees them (pack mapping, no marks, lower case).
-    With ``holdout``, only paragraphs of documents whose numeric id is a multiple of it."""
+    With ``holdout``, only paragraphs of its documents."""
     from ..segmenter import START
     from ..training.train_nb import corpus_words
 

@@ -117,7 +117,7 @@ def dev_sets(pack, args) -> tuple[dict, dict]:
     for f in map(Path, args.dev):
         items = sample(load_despaced(pack, f, args.holdout), args.sample)
         sets[f.stem] = items
-        desc[f.stem] = (f"{f.name}" + (f", documents with id % {args.holdout} == 0" if args.holdout else "")
+        desc[f.stem] = (f"{f.name}" + (f", {args.holdout.describe()}" if args.holdout else "")
                         + f", de-spaced, every k-th paragraph up to {args.sample} chars ({len(items)} paragraphs)")
     return sets, desc
 

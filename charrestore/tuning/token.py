@@ -199,7 +199,7 @@ def run(args, command: str) -> dict:
         engine, end_rows = tune_end_bias(engine, load_dev(args.dev, pack, args.holdout))
         offset_rows += end_rows
     tuned = {**settings_of(engine), "tuning_command": command,
-             "tuning": {"dev": [Path(d).name for d in args.dev], "holdout": args.holdout,
+             "tuning": {"dev": [Path(d).name for d in args.dev], "holdout": str(args.holdout),
                         "documents": "talks (a document's paragraphs joined), words given",
                         "window_grid": grid, "window_objective": "punct + casing overall F1",
                         "window_choice": f"cheapest within {args.tolerance} of the best",
