@@ -203,6 +203,27 @@ def test_same_output_for_any_batch_size_and_threads(models):
     assert len(outs) == 1
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.text(st.characters(exclude_categories=("Zs", "Zl", "Zp", "Cc")), min_size=0, max_size=12),
+                max_size=30))
+def test_word_pieces_alike_word_by_word_and_batched(restorers, forms):
+    """token_input.word_pieces: the per-word calls of short inputs give the batch call's ids and offsets (also for
+    empty words, unknown characters and lone surrogates), so BATCH_MIN_WORDS only moves the time."""
+    from charrestore.engines import token_input
+
+    sp = restorers["keep"].engine.model.sp
+    forms = forms + ["the", "iPhone", "", "\ud800x"]
+    per_word = token_input.word_pieces(sp, forms)
+    shipped, token_input.BATCH_MIN_WORDS = token_input.BATCH_MIN_WORDS, 0
+    try:
+        batched = token_input.word_pieces(sp, forms)
+    finally:
+        token_input.BATCH_MIN_WORDS = shipped
+    assert len(forms) < shipped
+    for a, b in zip(per_word, batched):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_empty_and_blank(restorers):
     assert restorers["keep"]("") == ""
     assert restorers["auto"]("  ,.  ") == ""

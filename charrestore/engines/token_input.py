@@ -13,6 +13,8 @@ import numpy as np
 
 PAD = 0
 MAX_PIECES = 6
+# from this many words on, one batch call is cheaper than word-by-word calls even when cold (scripts/bench_tokenize.py)
+BATCH_MIN_WORDS = 1000
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -23,14 +25,15 @@ def load_tokenizer(path):
 
 
 def word_pieces(sp, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Subword ids of words (one C++ call, on this thread: SentencePiece's own pool costs more than it saves on a
-    window's words, and far more when the other cores are busy) as a flat array and word offsets into it
-    (len(forms) + 1).
+    """Subword ids of words as a flat array and word offsets into it (len(forms) + 1). Long inputs take one batch
+    call on this thread (SentencePiece's own pool costs more than it saves, and far more when the other cores are
+    busy); short ones go word by word, because the batch call costs about 2.5 ms whenever its memory has gone
+    cold, as it has after every model call (scripts/bench_tokenize.py).
     A word with no subword at all (SentencePiece drops some characters) gets the UNK id. Lone surrogates
     (invalid UTF-8 bytes passed through by the CLI) reach the model as U+FFFD, which SentencePiece accepts."""
     if _SURROGATE.search("".join(forms)):
         forms = [_SURROGATE.sub("\ufffd", f) for f in forms]
-    pieces = sp.encode(forms, num_threads=1) if forms else []
+    pieces = sp.encode(forms, num_threads=1) if len(forms) >= BATCH_MIN_WORDS else [sp.encode(f) for f in forms]
     unk = sp.unk_id()
     lists = [p[:MAX_PIECES] if p else [unk] for p in pieces]
     offsets = np.zeros(len(lists) + 1, np.int64)
