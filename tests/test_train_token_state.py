@@ -153,3 +153,19 @@ def test_holdout_halves_split_the_held_out_articles(tmp_path):
     for bad in ("10:10", "-1", "x", "5:-1"):
         with pytest.raises(ValueError):
             Holdout.parse(bad)
+
+
+def test_holdout_documents_are_never_trained_on_and_dev_takes_its_half(tmp_path):
+    """train token --holdout 50 --dev-holdout 100: the held-out articles stay out of the encoded training data,
+    and the validation set is the tuning half alone (the test half, 100:50, is read by nothing in training)."""
+    from charrestore import load_pack
+    from charrestore.training.corpus import Holdout
+    from charrestore.training.train_token import prepare_data
+
+    path = tmp_path / "wiki.tsv"
+    path.write_text("".join(f"{i}\tArticle {i} is here, and it is about the town.\n" for i in range(1, 301)),
+                    encoding="utf-8")
+    meta = prepare_data(load_pack("en"), [(str(path), 1.0)], [str(path)], 60, 1, tmp_path / "run", 50,
+                        Holdout.parse("100"))
+    assert meta["sources"][0]["docs"] == 294 and meta["dev_holdout"] == "100"
+    assert meta["dev_words"] == 3 * 10  # articles 100, 200 and 300, ten words each

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..cards import sha256_of
 from ..packs import load_pack
 from . import export as flow
+from .corpus import Holdout
 from .runs import read_state
 from .train_token import DATA_FILES, TOKENIZER, dev_windows, load_stream
 
@@ -24,6 +25,7 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
         "tokenizer": lambda r: sha256_of(r / "data" / TOKENIZER),
         "edge training (all or none)": lambda r: bool(read_state(r)["hyper"].get("edges"))})
     edge = meta["vocab_size"] if state["hyper"].get("edges") else None
+    dev_holdout = Holdout.parse(meta.get("dev_holdout", 0))
     pack = load_pack(lang)
     (ids, starts), _ = dev_windows(load_stream(runs[0] / "data", "dev"), state["hyper"]["window"], check_windows)
     onnx_path, tok_path = out_dir / f"{name}.onnx", out_dir / f"{name}.spm"
@@ -48,7 +50,7 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
         "quantization": flow.quantization(quantize, conv_fp16=True),
         "export_checks": checks,
         "corpora": flow.corpora(meta["sources"], read_state(runs[0]).get("commands", [])),
-        "dev": [Path(p).name for p in meta["dev"]],
+        "dev": [Path(p).name for p in meta["dev"]] + ([dev_holdout.describe()] if dev_holdout else []),
     }
     flow.write(out_dir / f"{name}.json", card, runs, members, "words",
                "2-core CPU, no GPU (TensorFlow on 1 thread beside another training)", also=(tok_path,))

@@ -31,7 +31,7 @@ from ..codec import parse
 from ..engines.token_input import load_tokenizer, pack_windows, word_pieces
 from ..labels import CASING_LABELS, PUNCT_ORDER, casing_class, labelled_words, punct_label
 from ..packs import CAPS, LanguagePack, load_pack
-from .corpus import given_weights, parse_corpus_arg, read_documents
+from .corpus import Holdout, given_weights, parse_corpus_arg, read_documents
 from .distill import Teacher, one_hot
 from .runs import (STATE, TrainingError, add_state_arguments, fit, load_trained, read_state, resume, rng_of, save_state, seed_from,
                    set_threads, start)
@@ -98,8 +98,11 @@ def train_tokenizer(forms_by_source: list[list[str]], vocab_size: int, path: Pat
         os.unlink(fh.name)
 
 
-def prepare_data(pack, corpora, dev, vocab_size, lexicon_min, out: Path) -> dict:
-    """Encode corpora once into ``out/data``. An existing tokenizer (a resumed run) is reused as it is."""
+def prepare_data(pack, corpora, dev, vocab_size, lexicon_min, out: Path, holdout: int = 0,
+                 dev_holdout: Holdout = Holdout()) -> dict:
+    """Encode corpora once into ``out/data``. An existing tokenizer (a resumed run) is reused as it is. With
+    ``holdout`` N, documents whose id % N == 0 are never trained on; ``dev_holdout`` picks the dev files' documents
+    (a training file's held-out share, or the tuning half of it)."""
     data_dir = out / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
     meta_path, sp_path = data_dir / "meta.json", data_dir / TOKENIZER
@@ -109,7 +112,7 @@ def prepare_data(pack, corpora, dev, vocab_size, lexicon_min, out: Path) -> dict
         return meta
     sources, labelled, mixed = [], [], Counter()
     for i, (path, weight) in enumerate(corpora):
-        docs = read_documents(path, pack)
+        docs = read_documents(path, pack, holdout=Holdout(holdout).__contains__ if holdout else None)
         labelled.append(label_documents(docs, pack))
         mixed.update(mixed_case_counts(docs, pack))
         sources.append({"path": str(path), "weight": weight, "docs": len(docs), "words": len(labelled[-1][0]),
@@ -120,7 +123,7 @@ def prepare_data(pack, corpora, dev, vocab_size, lexicon_min, out: Path) -> dict
         train_tokenizer([forms for forms, _, _ in labelled], vocab_size, sp_path)
         print(f"trained SentencePiece BPE ({vocab_size}) in {time.time() - t:.0f} s", flush=True)
     sp = load_tokenizer(sp_path)
-    dev_docs = [d for p in dev for d in read_documents(p, pack)]
+    dev_docs = [d for p in dev for d in read_documents(p, pack, holdout=lambda doc_id: doc_id not in dev_holdout)]
     for name, (forms, punct, case) in [(s["file"], lab) for s, lab in zip(sources, labelled)] + \
             [("dev", label_documents(dev_docs, pack))]:
         flat, offsets = word_pieces(sp, forms)
@@ -131,7 +134,8 @@ def prepare_data(pack, corpora, dev, vocab_size, lexicon_min, out: Path) -> dict
         print(f"{name}: {len(forms)} words, {len(flat) / max(len(forms), 1):.2f} subwords/word, "
               f"UNK rate {np.mean(flat == sp.unk_id()):.4%}", flush=True)
     lexicon = meta["lexicon"] if meta else build_lexicon(mixed, lexicon_min)
-    meta = {"sources": sources, "dev": [str(p) for p in dev], "dev_words": len(np.load(data_dir / "dev_case.npy")),
+    meta = {"sources": sources, "dev": [str(p) for p in dev], "holdout": holdout, "dev_holdout": str(dev_holdout),
+            "dev_words": len(np.load(data_dir / "dev_case.npy")),
             "vocab_size": sp.get_piece_size(), "tokenizer": TOKENIZER, "lexicon": lexicon,
             "punct_labels": list(PUNCT_ORDER), "case_labels": list(CASING_LABELS)}
     meta_path.write_text(json.dumps(meta, ensure_ascii=False))
@@ -207,7 +211,7 @@ def train(args) -> Path:
     if init and not (out / "data").is_dir():
         shutil.copytree(init / "data", out / "data")
     corpora = [parse_corpus_arg(c) for c in args.corpus]
-    meta = prepare_data(pack, corpora, args.dev, args.vocab, args.lexicon_min, out)
+    meta = prepare_data(pack, corpora, args.dev, args.vocab, args.lexicon_min, out, args.holdout, args.dev_holdout)
 
     set_threads(args.threads)
     import keras  # only now: a bad argument above fails fast, without TensorFlow's start-up
@@ -297,6 +301,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", required=True)
     p.add_argument("--corpus", nargs="+", required=True, help="PATH or PATH@WEIGHT (sampling weight)")
     p.add_argument("--dev", nargs="+", required=True, help="dev corpus files (validation loss)")
+    p.add_argument("--holdout", type=int, default=0, metavar="N",
+                   help="never train on documents whose id %% N == 0 (corpus.held_out: a training file's dev share)")
+    p.add_argument("--dev-holdout", type=Holdout.parse, default=Holdout(), metavar="N[:R]",
+                   help="only the dev files' documents whose id %% N == R (e.g. the tuning half of --holdout)")
     p.add_argument("--out", required=True, help="training folder (resumes if it holds a state)")
     p.add_argument("--vocab", type=int, default=5000, help="SentencePiece BPE vocabulary size")
     p.add_argument("--lexicon-min", type=int, default=3, help="min count of a mixed-case form in the lexicon")
