@@ -59,9 +59,9 @@ def add_fix(sub) -> None:
                         "engine that scored better on its dev sets (default; see 'charrestore packs')")
     p.add_argument("--spaces", choices=("auto", "keep", "restore"), default="auto",
                    help="keep the input's spaces, restore all spaces, or auto: keep if the input has any (default)")
-    p.add_argument("--segmenter", choices=("auto", "nb", "none"), default="auto",
-                   help="char engine on unspaced input: spaces from the NB segmenter (nb) or the model (none); "
-                        "auto: as tuned on dev for the model (see its card)")
+    p.add_argument("--segmenter", choices=("auto", "nb", "none", "char"), default="auto",
+                   help="unspaced input: spaces from the NB segmenter (nb), the char engine's own (none), or the "
+                        "char model's under the pipeline's marks and case (char); auto: as tuned on dev (the cards)")
     p.add_argument("--threads", type=threads, default=1,
                    help="ONNX Runtime threads, at most this machine's cores (default: 1)")
     p.add_argument("--batch-size", type=int, default=32, help="windows per model call (default: 32)")

@@ -17,7 +17,7 @@ from .engines.base import SPACES_MODES, EngineOptions
 from .hashtags import HASHTAG_MODES
 from .packs import load_pack
 
-SEGMENTERS = ("auto", "nb", "none")
+SEGMENTERS = ("auto", "nb", "none", "char")
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class RestorerConfig:
     lang: str = "en"
     engine: str = "auto"  # char | pipeline | auto: the pack's choice (its ``engine`` key, measured on dev)
     spaces: str = "auto"  # auto | keep | restore
-    segmenter: str = "auto"  # char engine, unspaced input: NB spaces (nb), the model's (none), or as the card says (auto)
+    segmenter: str = "auto"  # unspaced input: NB spaces (nb), the char model's (none: char engine, char: pipeline), auto: as tuned
     hashtags: str = "camel"  # camel: #ThrowbackThursday | split: prose words, the "#" dropped | keep: as given
     threads: int = 1
     batch_size: int = 32

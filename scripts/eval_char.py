@@ -7,7 +7,8 @@ same inputs (modes restore and keep), so that both engines are compared on one s
 
 - restore: de-spaced, lowercased, mark-free input (the paper's setting);
 - keep: the same text with its spaces (lowercased, mark-free: ASR style), constrained decoding;
-- nb: the restore input, with the spaces of the NB segmenter enforced (``--segmenter nb``; packs with an NB model).
+- nb: the restore input, with the spaces of the NB segmenter enforced (``--segmenter nb``; packs with an NB model);
+- char: (``--engine pipeline``) the restore input, cut where the char model puts spaces (``--segmenter char``).
 
     python scripts/eval_char.py --lang en --dev ../shared/corpora/en/ted_dev.tsv --set ted_dev --card
     python scripts/eval_char.py --lang en --dev ../shared/corpora/en/ted_dev.tsv --set ted_dev --engine pipeline --card
@@ -51,6 +52,8 @@ def fmt(f1) -> str:
 
 def row_name(engine: str, mode: str, pack) -> str:
     """A report row's name: the engine and the flags that reproduce it."""
+    if engine == "pipeline" and mode == "char":
+        return "charrestore pipeline (char-model spaces + token model), `--engine pipeline --spaces restore --segmenter char`"
     if engine == "pipeline":
         return f"charrestore pipeline (NB spaces + token model), `--engine pipeline --spaces {mode}`"
     if mode == "nb":
@@ -74,6 +77,16 @@ def report(lang: str, name: str, pack, results: dict, command: str, engine: str 
     return "\n".join(lines + ["", *(f"signature: `{s}`" for s in signatures), ""])
 
 
+def applies(mode: str, engine: str, pack) -> bool:
+    """Whether a mode runs: all but restore need a spaced language; nb is the char engine's with an NB model, char
+    the pipeline's with a char model."""
+    if mode != "restore" and not pack.has_space:
+        return False
+    if mode in ("nb", "char"):
+        return engine == ("char" if mode == "nb" else "pipeline") and mode in pack.models
+    return True
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--lang", required=True)
@@ -83,7 +96,8 @@ def main():
     p.add_argument("--set", required=True, help="name of the dev set in reports and the card")
     p.add_argument("--engine", choices=("char", "pipeline"), default="char")
     p.add_argument("--name", help="model card to record in (default: the engine's model named by the pack)")
-    p.add_argument("--modes", nargs="+", default=["restore", "keep", "nb"], help="nb: char engine only")
+    p.add_argument("--modes", nargs="+", default=["restore", "keep", "nb"],
+                   help="nb: char engine only; char: pipeline only (not run unless asked)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--out", default="runs/eval")
     p.add_argument("--reports", default=str(Path(__file__).resolve().parent.parent / "reports"),
@@ -101,19 +115,18 @@ def main():
     (out / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
     results = {}
     for mode in args.modes:
-        if (mode in ("keep", "nb") and not pack.has_space) or (mode == "nb" and ("nb" not in pack.models
-                                                                                  or args.engine != "char")):
+        if not applies(mode, args.engine, pack):
             continue
+        segmenter = {"nb": "nb", "char": "char"}.get(mode, "nb" if args.engine == "pipeline" else "none")
         inputs = [strip_features(r, pack) if mode != "keep" else spaced_input(r, pack) for r in refs]
         (out / f"input_{mode}.txt").write_text("\n".join(inputs) + "\n", encoding="utf-8")
-        restorer = Restorer(lang=args.lang, engine=args.engine, spaces="restore" if mode == "nb" else mode,
-                            segmenter="nb" if mode == "nb" or args.engine == "pipeline" else "none",
-                            threads=args.threads, batch_size=64, models_dir=args.models_dir)
+        restorer = Restorer(lang=args.lang, engine=args.engine, spaces="restore" if mode in ("nb", "char") else mode,
+                            segmenter=segmenter, threads=args.threads, batch_size=64, models_dir=args.models_dir)
         t = time.perf_counter()
         hyps = [restorer(x) for x in inputs]
         seconds = time.perf_counter() - t
         (out / f"hyp_{mode}.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
-        scores = score(args.lang, out / "ref.txt", out / f"hyp_{mode}.txt", "restore" if mode == "nb" else mode)
+        scores = score(args.lang, out / "ref.txt", out / f"hyp_{mode}.txt", "restore" if mode in ("nb", "char") else mode)
         results[mode] = {k: v for k, v in scores.items() if k != "confusion"}
         results[mode]["documents"] = len(refs)
         results[mode]["chars_per_s"] = round(sum(map(len, inputs)) / seconds)

@@ -81,6 +81,35 @@ def test_nothing_lost_with_segmenter(restorers, spaces, text):
     assert input_marks_kept(text, out, EN)
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(any_text, texty))
+def test_char_model_spaces_under_the_token_models_marks(models, text):
+    """--segmenter char: the pipeline cuts unspaced input where the char engine (its own spaces) cuts it, and
+    the token model decides the marks and case; nothing is lost."""
+    import regex
+
+    pipe = Restorer(lang="en", engine="pipeline", spaces="restore", segmenter="char", models_dir=str(models))
+    char = Restorer(lang="en", engine="char", spaces="restore", segmenter="none", models_dir=str(models))
+    out = pipe(text)
+    assert base_text(out, EN) == base_text(text, EN) and input_marks_kept(text, out, EN)
+    words = [regex.sub(r"[.,?]", "", w.lower()) for w in out.split()]
+    assert words == [regex.sub(r"[.,?]", "", w.lower()) for w in char(text).split()]
+
+
+def test_pipeline_takes_the_char_models_spaces_when_its_card_says_so(models, tmp_path):
+    """segmenter auto: NB spaces while the char card's nb_spaces (tuned on dev) is on, the char model's when it
+    is off; an explicit --segmenter wins."""
+    root = tmp_path / "models"
+    shutil.copytree(models, root)
+    card = json.loads((root / "en" / "char.json").read_text(encoding="utf-8"))
+    for nb_spaces, want in ((True, "nb"), (False, "char")):
+        (root / "en" / "char.json").write_text(json.dumps({**card, "nb_spaces": nb_spaces}), encoding="utf-8")
+        assert Restorer(lang="en", engine="pipeline", models_dir=str(root)).engine.spaces_from() == want
+        for asked in ("nb", "char"):
+            assert Restorer(lang="en", engine="pipeline", segmenter=asked, models_dir=str(root)).engine.spaces_from() \
+                == asked
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(words=st.lists(st.text(st.sampled_from(list("abcdefghijklmnopqrstuvwxyz'")), min_size=1, max_size=8),
                       min_size=1, max_size=60))

@@ -38,7 +38,7 @@ def add_batch(sub) -> None:
     p.add_argument("--engine", choices=("auto", "char", "pipeline"), default="auto",
                    help="as for fix (default: the language pack's choice)")
     p.add_argument("--spaces", choices=("auto", "keep", "restore"), default="auto", help="as for fix (default: auto)")
-    p.add_argument("--segmenter", choices=("auto", "nb", "none"), default="auto", help="as for fix (default: auto)")
+    p.add_argument("--segmenter", choices=("auto", "nb", "none", "char"), default="auto", help="as for fix (default: auto)")
     p.add_argument("--text-field", default="text", help="JSONL/Parquet: the field to restore (default: text)")
     p.add_argument("--output-field", default="restored", help="JSONL/Parquet: the field to add (default: restored)")
     p.add_argument("--batch-size", type=int, default=64,

@@ -1,6 +1,9 @@
-"""The pipeline engine: spaces from the NB segmenter (or from the input), then punctuation and case per word.
+"""The pipeline engine: spaces from a segmenter (or from the input), then punctuation and case per word.
 
-normalize -> words (given spaces, or NB segmentation of unspaced input) -> token model -> render.
+normalize -> words (given spaces, or the segmentation of unspaced input) -> token model -> render.
+Unspaced input is cut by the NB segmenter, or by the pack's char model where that places spaces better (its card's
+``nb_spaces``, tuned on dev, is off: gu) or ``--segmenter char`` asks for it; the char model's marks and case are
+dropped, the token model decides those.
 Only marks, spaces and case change: the words' graphemes are rendered as they are, so characters the
 tokenizer does not know pass through untouched. The input's own marks stay where they are ("3.5",
 "yahoo.com", "Hello, world"): the model reads the words without them and only adds marks elsewhere. In
@@ -10,6 +13,7 @@ mixed-case input, a word with capitals keeps exactly its case ("McDonald", "GitH
 from __future__ import annotations
 
 from contextvars import ContextVar
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -25,9 +29,10 @@ _TIMES: ContextVar = ContextVar("word_times", default=None)  # [words, (start, e
 
 
 class PipelineEngine(Engine):
-    def __init__(self, pack: LanguagePack, model: TokenModel, models_dir: Path | None):
+    def __init__(self, pack: LanguagePack, model: TokenModel, models_dir: Path | None,
+                 options: EngineOptions = EngineOptions()):
         super().__init__(pack)
-        self.model, self.models_dir = model, models_dir
+        self.model, self.models_dir, self.options = model, models_dir, options
         self.card = model.card
         self.space_bit = pack.bit(SPACE)
         self.mark_bits = pack.mark_bits
@@ -53,10 +58,12 @@ class PipelineEngine(Engine):
             raise ModelError(f"pack {pack.code!r} has no token model, which the pipeline engine needs "
                              "(use --engine char)")
         if options.segmenter == "none":
-            raise ValueError("the pipeline takes the spaces of unspaced input from its NB segmenter; "
+            raise ValueError("the pipeline takes the spaces of unspaced input from a segmenter (nb or char); "
                              "segmenter 'none' (the model's own spaces) needs engine 'char'")
+        if options.segmenter == "char" and not pack.models.get("char"):
+            raise ModelError(f"pack {pack.code!r} has no char model, which --segmenter char needs")
         card, path = load_card(pack.code, name, models_dir)
-        return cls(pack, TokenModel(pack, card, path, options.threads, options.batch_size), models_dir)
+        return cls(pack, TokenModel(pack, card, path, options.threads, options.batch_size), models_dir, options)
 
     def preload(self, spaces: str) -> None:
         if spaces != "keep":
@@ -80,12 +87,29 @@ class PipelineEngine(Engine):
             _TIMES.reset(token)
 
     def segmenter(self):
-        """The NB segmenter, loaded on the first unspaced input (spaced input never needs it)."""
+        """The NB segmenter or the char engine, loaded on the first unspaced input (spaced input never needs it)."""
         if self._segmenter is None:
-            from ..segmenter import Segmenter
+            if self.spaces_from() == "char":
+                from .char_e2e import CharEngine
 
-            self._segmenter = Segmenter.load(self.pack.code, self.models_dir)
+                self._segmenter = CharEngine.load(self.pack, self.models_dir, replace(self.options, segmenter="none"))
+            else:
+                from ..segmenter import Segmenter
+
+                self._segmenter = Segmenter.load(self.pack.code, self.models_dir)
         return self._segmenter
+
+    def spaces_from(self) -> str:
+        """``nb`` or ``char``: as asked, else the char model when the pack has one whose card found its own spaces
+        better than the NB segmenter's on dev (``nb_spaces`` off), or when the pack has no NB model."""
+        if self.options.segmenter in ("nb", "char"):
+            return self.options.segmenter
+        if not self.pack.models.get("char"):
+            return "nb"
+        if not self.pack.models.get("nb"):
+            return "char"
+        card, _ = load_card(self.pack.code, self.pack.models["char"], self.models_dir)
+        return "nb" if card.get("nb_spaces", False) else "char"
 
     def segmented(self, base: list[str], protected=((), ())) -> np.ndarray:
         """A SPACE after each grapheme the NB segmenter cuts after (the graphemes stay as they are: where a
@@ -101,7 +125,9 @@ class PipelineEngine(Engine):
         """A protected span is one word (the segmenter never cuts inside it) whose case and inner marks stay as
         given; a word ending a trailing block of tags takes no mark."""
         own = given
-        if not keep:
+        if not keep and isinstance(self.segmenter(), Engine):  # the char model's spaces, its marks and case dropped
+            given = self.segmenter().classes(base, given, kept, False, end, frozen)[1]
+        elif not keep:
             protected = frozen.for_segmenter(base) if frozen else ((), ())
             given = self.segmented(base, protected)
         given = given & self.space_bit
