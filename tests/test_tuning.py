@@ -18,7 +18,7 @@ from charrestore.engines.base import EngineOptions
 from charrestore.engines.char_e2e import CharEngine
 from charrestore.engines.pipeline import PipelineEngine
 from charrestore.packs import load_pack
-from charrestore.tuning.token import labelled_talks, micro_f1, tune_bias, tune_end_bias
+from charrestore.tuning.token import labelled_talks, micro_f1, tune_bias, tune_end_bias, tune_offsets
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -131,6 +131,16 @@ def test_tuned_offsets_raise_f1(data_root):
 
     assert f1(tuned) > f1(engine)
     assert max(r["punct_f1"] for r in rows if "punct_f1" in r) == pytest.approx(f1(tuned))
+
+
+def test_an_uncased_pack_tunes_no_casing_offsets(data_root):
+    """tune_offsets(cased=False), as for gu: the punctuation offsets are tuned, the casing ascent is skipped (its
+    F1 would be 0 whatever the offsets) and the casing offsets stay 0."""
+    engine = PipelineEngine.load(EN, data_root / "models", EngineOptions())
+    refs = [" ".join(f"{w}." for w in WORDS)] * 2
+    talks = [(*engine.model.logits(f), p, c) for f, p, c in labelled_talks(engine.model, EN, refs)]
+    bias, case_bias, rows, case_rows = tune_offsets(engine.model, talks, (0.0, 3.0), 2, cased=False)
+    assert bias.any() and not case_bias.any() and case_rows == [] and rows
 
 
 def test_end_offsets_tuned_on_questions_choose_the_question_mark(data_root):

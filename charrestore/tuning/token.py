@@ -60,8 +60,9 @@ def tune_windows(engine: PipelineEngine, refs: list[str], windows, overlaps, cut
                 settings = replace(model.settings, window=window, overlap=overlap, cut=cut)
                 trial = PipelineEngine(pack, model.configured(settings, session=session), engine.models_dir)
                 r = evaluate_token(refs, trial.restore(inputs, "keep"), pack, spaces="keep")
+                casing = r.casing_overall.f1 if r.casing_overall is not None else 0.0  # an uncased pack: none
                 rows.append({"window": window, "overlap": overlap, "cut": cut, "punct_f1": r.punct_overall.f1,
-                             "casing_f1": r.casing_overall.f1, "cost": round(window / (window - overlap), 3)})
+                             "casing_f1": casing, "cost": round(window / (window - overlap), 3)})
                 print(f"tune {rows[-1]}", flush=True)
     top = max(r["punct_f1"] + r["casing_f1"] for r in rows)
     best = min((r for r in rows if r["punct_f1"] + r["casing_f1"] >= top - tolerance - 1e-12),
@@ -108,10 +109,12 @@ def ascend(score, n: int, steps, rounds: int, key: str) -> tuple[np.ndarray, lis
     return bias, rows
 
 
-def tune_offsets(model, talks, steps=OFFSET_STEPS, rounds: int = 6) -> tuple[np.ndarray, np.ndarray, list, list]:
+def tune_offsets(model, talks, steps=OFFSET_STEPS, rounds: int = 6,
+                 cased: bool = True) -> tuple[np.ndarray, np.ndarray, list, list]:
     """Coordinate ascent of the logit offsets on ``talks`` [(punct logits, case logits, gold punct, gold case)]:
-    first the punctuation offsets on punctuation F1, then, with those, the casing offsets on casing F1 with the
-    consistency rule. Returns both offset vectors and the ascent rows (the last row holds the best F1)."""
+    first the punctuation offsets on punctuation F1, then, with those and a ``cased`` pack, the casing offsets on
+    casing F1 with the consistency rule. Returns both offset vectors and the ascent rows (the last row holds the
+    best F1)."""
     def punct_f1(bias):
         return micro_f1([model.decode(lp, lc, bias_punct=bias)[0] for lp, lc, _, _ in talks], [t[2] for t in talks])
 
@@ -121,6 +124,8 @@ def tune_offsets(model, talks, steps=OFFSET_STEPS, rounds: int = 6) -> tuple[np.
         preds = [model.decode(lp, lc, bias_punct=bias, bias_case=case_bias)[1] for lp, lc, _, _ in talks]
         return micro_f1(preds, [t[3] for t in talks])
 
+    if not cased:
+        return bias, np.zeros(len(model.case_labels), np.float32), rows, []
     case_bias, case_rows = ascend(casing_f1, len(model.case_labels), steps, rounds, "casing_f1")
     return bias, case_bias, rows, case_rows
 
@@ -132,7 +137,7 @@ def tune_bias(engine: PipelineEngine, refs: list[str], steps=OFFSET_STEPS,
     model = engine.model
     labels = list(model.punct_labels)
     talks = [(*model.logits(forms), punct, case) for forms, punct, case in labelled_talks(model, engine.pack, refs)]
-    bias, case_bias, rows, case_rows = tune_offsets(model, talks, steps, rounds)
+    bias, case_bias, rows, case_rows = tune_offsets(model, talks, steps, rounds, engine.pack.has_caps)
     return engine.configured(bias=nonzero(bias, labels), case_bias=nonzero(case_bias, model.case_labels)), \
         named(rows, labels) + named(case_rows, model.case_labels)
 
