@@ -124,9 +124,9 @@ class PipelineEngine(Engine):
     def classes(self, base, given, kept, keep, end=True, frozen=None):
         """A protected span is one word (the segmenter never cuts inside it) whose case and inner marks stay as
         given; a word ending a trailing block of tags takes no mark."""
-        own = given
-        if not keep and isinstance(self.segmenter(), Engine):  # the char model's spaces, its marks and case dropped
-            given = self.segmenter().classes(base, given, kept, False, end, frozen)[1]
+        own, segmenter = given, None if keep else self.segmenter()
+        if isinstance(segmenter, Engine):  # the char model's spaces, its marks and case dropped
+            given = segmenter.classes(base, given, kept, False, end, frozen)[1]
         elif not keep:
             protected = frozen.for_segmenter(base) if frozen else ((), ())
             given = self.segmented(base, protected)
