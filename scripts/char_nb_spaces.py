@@ -23,7 +23,7 @@ from charrestore.engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, input_i
 from charrestore.packs import load_pack
 from charrestore.segmenter import Segmenter
 from charrestore.tuning.char import feature_scores
-from charrestore.training.corpus import Holdout
+from charrestore.holdout import Holdout
 from charrestore.tuning.dev import load_dev, unspaced_docs
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from charrestore import Restorer, load_pack
 from charrestore.codec import strip_features
-from charrestore.training.corpus import Holdout
+from charrestore.holdout import Holdout
 from charrestore.tuning.dev import load_dev, spaced_input
 from charrestore.tuning.record import card_path, record_dev_metrics
 

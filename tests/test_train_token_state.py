@@ -119,7 +119,8 @@ def test_brown_dev_documents_are_never_trained_on(tmp_path):
     """corpus.HELD_OUT: the 1-in-5 Brown documents that scripts/eval_char.py --holdout 5 scores are left out of
     training, and dev.py's reader picks exactly those."""
     from charrestore import load_pack
-    from charrestore.training.corpus import held_out, read_documents
+    from charrestore.holdout import held_out
+    from charrestore.training.corpus import read_documents
     from charrestore.tuning.dev import load_dev
 
     pack = load_pack("en")
@@ -134,12 +135,12 @@ def test_brown_dev_documents_are_never_trained_on(tmp_path):
 
 
 def test_holdout_halves_split_the_held_out_articles(tmp_path):
-    """corpus.Holdout: ``100`` (tuning) and ``100:50`` (test) are disjoint and together are exactly the ``50``
+    """holdout.Holdout: ``100`` (tuning) and ``100:50`` (test) are disjoint and together are exactly the ``50``
     share that a run held out (train_char --dev-holdout 50), so a tuned card is scored on unseen articles."""
     import pytest
 
     from charrestore import load_pack
-    from charrestore.training.corpus import Holdout
+    from charrestore.holdout import Holdout
     from charrestore.tuning.dev import load_dev
 
     pack = load_pack("en")
@@ -159,7 +160,7 @@ def test_holdout_documents_are_never_trained_on_and_dev_takes_its_half(tmp_path)
     """train token --holdout 50 --dev-holdout 100: the held-out articles stay out of the encoded training data,
     and the validation set is the tuning half alone (the test half, 100:50, is read by nothing in training)."""
     from charrestore import load_pack
-    from charrestore.training.corpus import Holdout
+    from charrestore.holdout import Holdout
     from charrestore.training.train_token import prepare_data
 
     path = tmp_path / "wiki.tsv"

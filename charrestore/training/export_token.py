@@ -14,7 +14,7 @@ from pathlib import Path
 from ..cards import sha256_of
 from ..packs import load_pack
 from . import export as flow
-from .corpus import Holdout
+from ..holdout import Holdout
 from .runs import read_state
 from .train_token import DATA_FILES, TOKENIZER, dev_windows, load_stream
 

@@ -31,7 +31,8 @@ from ..codec import parse
 from ..engines.token_input import load_tokenizer, pack_windows, word_pieces
 from ..labels import CASING_LABELS, PUNCT_ORDER, casing_class, labelled_words, punct_label
 from ..packs import CAPS, LanguagePack, load_pack
-from .corpus import Holdout, given_weights, parse_corpus_arg, read_documents
+from ..holdout import Holdout
+from .corpus import given_weights, parse_corpus_arg, read_documents
 from .distill import Teacher, one_hot
 from .runs import (STATE, TrainingError, add_state_arguments, fit, load_trained, read_state, resume, rng_of, save_state, seed_from,
                    set_threads, start)
@@ -302,7 +303,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", nargs="+", required=True, help="PATH or PATH@WEIGHT (sampling weight)")
     p.add_argument("--dev", nargs="+", required=True, help="dev corpus files (validation loss)")
     p.add_argument("--holdout", type=int, default=0, metavar="N",
-                   help="never train on documents whose id %% N == 0 (corpus.held_out: a training file's dev share)")
+                   help="never train on documents whose id %% N == 0 (holdout.held_out: a training file's dev share)")
     p.add_argument("--dev-holdout", type=Holdout.parse, default=Holdout(), metavar="N[:R]",
                    help="only the dev files' documents whose id %% N == R (e.g. the tuning half of --holdout)")
     p.add_argument("--out", required=True, help="training folder (resumes if it holds a state)")

@@ -11,7 +11,7 @@ Each tuner module has ``add_arguments(parser)`` and ``run(args, command)``; the 
 arguments below. Tuning runs the exported ONNX models only: it never imports TensorFlow.
 """
 
-from ..training.corpus import Holdout
+from ..holdout import Holdout
 
 KINDS = ("char", "token", "nb", "rerank")
 

@@ -10,13 +10,14 @@ from pathlib import Path
 
 from ..codec import parse, render, strip_features
 from ..packs import LanguagePack
-from ..training.corpus import Holdout, clean
+from ..holdout import Holdout
+from ..training.corpus import clean
 
 IWSLT_MARKS = {"O": "", "COMMA": ",", "PERIOD": ".", "QUESTION": "?"}
 
 
 def _rows(files, holdout: Holdout | int | str = 0):
-    """The columns of each line; with ``holdout`` (a ``corpus.Holdout`` or its spec), only its documents."""
+    """The columns of each line; with ``holdout`` (a ``holdout.Holdout`` or its spec), only its documents."""
     holdout = Holdout.parse(holdout)
     for f in files:
         for line in Path(f).read_text(encoding="utf-8").splitlines():
