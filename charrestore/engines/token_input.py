@@ -13,8 +13,9 @@ import numpy as np
 
 PAD = 0
 MAX_PIECES = 6
-# from this many words on, one batch call is cheaper than word-by-word calls even when cold (scripts/bench_tokenize.py)
-BATCH_MIN_WORDS = 1000
+# from this many words on, one batch call is cheaper than word-by-word calls even when cold (scripts/bench_tokenize.py:
+# about 400 on an idle machine)
+BATCH_MIN_WORDS = 300
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -27,8 +28,9 @@ def load_tokenizer(path):
 def word_pieces(sp, forms: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Subword ids of words as a flat array and word offsets into it (len(forms) + 1). Long inputs take one batch
     call on this thread (SentencePiece's own pool costs more than it saves, and far more when the other cores are
-    busy); short ones go word by word, because the batch call costs about 2.5 ms whenever its memory has gone
-    cold, as it has after every model call (scripts/bench_tokenize.py).
+    busy); short ones go word by word, because the batch call has a fixed cost that grows when its memory has gone
+    cold, as it has after every model call: 0.2 ms for 42 words on an idle machine, milliseconds beside a busy core
+    (scripts/bench_tokenize.py).
     A word with no subword at all (SentencePiece drops some characters) gets the UNK id. Lone surrogates
     (invalid UTF-8 bytes passed through by the CLI) reach the model as U+FFFD, which SentencePiece accepts."""
     if _SURROGATE.search("".join(forms)):
