@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
+from ..holdout import held_out
 from ..packs import load_pack
 from .corpus import build_vocab, encode_documents, parse_corpus_arg, read_documents
 from .distill import CharTeacher, one_hot
@@ -29,8 +30,9 @@ from .runs import TrainingError, add_state_arguments, fit, resume, rng_of, save_
 
 
 def numeric_holdout(every: int):
-    """Documents whose numeric id is a multiple of ``every`` are held out as dev."""
-    return lambda doc_id: doc_id.isdigit() and int(doc_id) % every == 0
+    """Documents whose numeric id is a multiple of ``every`` are held out as dev. Unlike ``holdout.Holdout``, other
+    ids are never held out: the committed gu states were trained on exactly this split."""
+    return lambda doc_id: doc_id.isdigit() and held_out(doc_id, every)
 
 
 def prepare_data(pack, corpora, dev, dev_holdout, min_count, out: Path) -> dict:
