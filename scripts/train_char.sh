@@ -7,6 +7,9 @@
 #   MEMBER=b bash scripts/train_char.sh gu 68 1   # a further ensemble member (runs/char-gu-b, its own seed)
 #   MEMBER=student TEACHER=models/gu/char.onnx HARD=0.5 bash scripts/train_char.sh gu 90 1
 #       # a distilled student (runs/char-gu-student): targets HARD * gold + (1 - HARD) * the teacher's probabilities
+#   MEMBER=mix FROM=training_state/en-char bash scripts/train_char.sh en 110 1 1e-3
+#       # the en model continued on the whole spoken mix (runs/char-en-mix); FROM warm-starts a member that has no
+#       # state yet from another state's weights and vocabulary
 # Each stage resumes from training_state/<lang>-char[-<member>]/ (committed, weights-only: the last epoch's
 # weights, RNG, vocabulary; Adam restarts at the saved learning rate, see models/README.md) and leaves the new
 # state there. Corpora come from ../shared/corpora and are never committed.
@@ -26,7 +29,10 @@ case $lang in
               "$C/en/public_domain/state_of_the_union_1945_2006.tsv@0.6"
               "$C/en/public_domain/inaugural_addresses_1789_2021.tsv@0.3" "$C/en/brown_train_docs.tsv@0.5")
       data=(--dev "$C/en/ted_dev.tsv"); opts=(--spaced 0.2 --conv 160 --lstm 192)
-      tune=(--dev "$C/en/ted_dev.tsv"); evals=("ted_dev --dev $C/en/ted_dev.tsv") ;;
+      tune=(--dev "$C/en/ted_dev.tsv"); evals=("ted_dev --dev $C/en/ted_dev.tsv")
+      # the token model's mix and weights (docs/results.md, learning curve): every spoken corpus of the new data
+      member_opts=([mix]="--corpus ${corpus[*]} $C/en/ted_extra.tsv@0.7 $C/en/scotus_oral_arguments.tsv@1.78333
+                          $C/en/earnings_calls.tsv@0.891667 $C/en/ami_meetings.tsv@0.891667") ;;
   ja) corpus=("$C/ja/asdc_train.tsv@3" "$C/ja/jaquad_wiki_paragraphs_train.tsv@3" "$C/ja/jaquad_questions_train.txt@1")
       data=(--dev "$C/ja/asdc_dev.tsv" "$C/ja/jaquad_wiki_paragraphs_dev.tsv" "$C/ja/jaquad_questions_dev.txt")
       opts=(--min-count 3 --conv 96)
@@ -57,6 +63,7 @@ if [ -n "${TEACHER:-}" ]; then
 fi
 if [ "$minutes" != 0 ]; then
   resume=(); [ -f "$state/state.json" ] && resume=(--resume-from "$state")
+  [ -z "${resume[*]}" ] && [ -n "${FROM:-}" ] && resume=(--resume-from "$FROM")
   [ -n "$set_lr" ] && resume+=(--set-lr "$set_lr")
   charrestore train char --lang "$lang" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
     "${teach[@]}" --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" \
