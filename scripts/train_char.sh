@@ -30,7 +30,8 @@ case $lang in
               "$C/en/public_domain/inaugural_addresses_1789_2021.tsv@0.3" "$C/en/brown_train_docs.tsv@0.5")
       data=(--dev "$C/en/ted_dev.tsv"); opts=(--spaced 0.2 --conv 160 --lstm 192)
       tune=(--dev "$C/en/ted_dev.tsv"); evals=("ted_dev --dev $C/en/ted_dev.tsv")
-      # the token model's mix and weights (docs/results.md, learning curve): every spoken corpus of the new data
+      # the token model's mix and weights (docs/results.md, learning curve): every spoken corpus of the new data;
+      # this second --corpus replaces the first (argparse keeps the last)
       member_opts=([mix]="--corpus ${corpus[*]} $C/en/ted_extra.tsv@0.7 $C/en/scotus_oral_arguments.tsv@1.78333
                           $C/en/earnings_calls.tsv@0.891667 $C/en/ami_meetings.tsv@0.891667") ;;
   ja) corpus=("$C/ja/asdc_train.tsv@3" "$C/ja/jaquad_wiki_paragraphs_train.tsv@3" "$C/ja/jaquad_questions_train.txt@1")
