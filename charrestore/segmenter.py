@@ -43,8 +43,13 @@ _DIGIT_CHANGE = regex.compile(r"(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})")
 _CAMEL = regex.compile(r"(?<=\p{L}\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})")
 _CAPS = regex.compile(r"(?<=\p{Lu})(?=\p{Lu}(?!\p{Ll}))")
 _INSIDE_NUMBER = regex.compile(r"(?<=\p{N})(?=\p{N})")
-_AT_JOINER = regex.compile(r"(?=['’-])|(?<=['’-])")
+_AT_JOINER = regex.compile(r"(?=['’])|(?<=['’])")
 _TOKEN = regex.compile(rf"{_WORD_RUN.pattern}|(?:(?!{_W}).)+", regex.DOTALL)
+# The runs that the lattice decodes keep an apostrophe inside (a clitic is in the counts as one word) but end at a
+# hyphen: "term-endpresentments" is decoded as "term" + "endpresentments" with a boundary that keeps the context,
+# because the counts seldom hold a compound ("term-end") but nearly always its parts.
+_LATTICE_RUN = regex.compile(rf"{_W}+(?:['’]{_W}+)*")
+_HYPHENS = ("-", "\u2010")
 HARD = math.inf
 BLOCK, MARGIN = 100_000, 1_000  # characters decoded at once; a block's last MARGIN characters are decoded again
 _NO_PAIRS: dict[str, float] = {}
@@ -197,12 +202,13 @@ class Segmenter:
     def _lattice(self, text: str, rules: dict[int, int] | None = None) -> Lattice | None:
         """What the decoders read: the word runs of ``text`` lower-cased and joined, and per boundary its kind and
         bonus (None: no word run). kbest.py decodes the same lattice."""
-        spans = [m.span() for m in _WORD_RUN.finditer(text)]
+        spans = [m.span() for m in _LATTICE_RUN.finditer(text)]
         if not spans:
             return None
         n = sum(e - b for b, e in spans)
         # kind[k] for a boundary before s[k]: 0 impossible, 1 possible, 2 forced by evidence, 3 forced by
-        # whitespace (context carries over), 4 forced by punctuation (context restarts); 1 and 2 insert a space.
+        # whitespace or a hyphen (context carries over), 4 forced by punctuation (context restarts); 1 and 2
+        # insert a space.
         kind = bytearray(b"\x01") * (n + 1)
         bonus = [0.0] * (n + 1)
         evidence = ((_DIGIT_CHANGE, self.digits), (_CAMEL, self.camel), (_CAPS, self.caps), (_INSIDE_NUMBER, -HARD),
@@ -211,7 +217,7 @@ class Segmenter:
         pieces, s_starts, offsets, pos, last = [], [], [], 0, 0
         for b, e in spans:
             if pos:
-                kind[pos] = 3 if text[last:b].isspace() else 4
+                kind[pos] = 3 if text[last:b].isspace() or text[last:b] in _HYPHENS else 4
             word = text[b:e]
             low = word.lower()
             pieces.append(low if len(low) == len(word) else "".join(map(_lower, word)))

@@ -79,6 +79,7 @@ def test_only_spaces_inserted_between_graphemes(seg, text):
     ("don'tstop", "don't stop"),
     ("iloveMyIphone6", "i love My Iphone 6"),
     ("  happy  newyear ", "  happy  new year "),             # existing spaces are kept as they are
+    ("followfriday-thebus", "follow friday-the bus"),       # a hyphen ends the words on either side of it
 ])
 def test_examples_keep_case(seg, text, expected):
     assert seg.segment(text) == expected
@@ -210,6 +211,8 @@ def shipped():
     ("#ThrowbackThursday", "#Throwback Thursday"),
     ("iPhone6isgreat", "iPhone 6 is great"),
     ("eBaySale", "eBay Sale"),
+    ("athree-dimensionalspace", "a three-dimensional space"),     # was "a three-dimension al space"
+    ("theseptember-octobertermjury", "the september-october term jury"),  # was "these ptember-october ..."
 ])
 def test_shipped_english_model(shipped, text, expected):
     assert shipped.segment(text) == expected
