@@ -58,6 +58,7 @@ TRAILING = frozenset({"url", "mention", "hashtag", "emoji"})
 # Kinds that are words of their own when spaces are restored (an emoji or a number may touch a word: "3pm").
 # Where their letter or digit meets one outside ("checkhttps://..."); "0@0" or "3pm" may be one word.
 _WORDS = frozenset({"url", "email", "code"})
+_CURRENCY = frozenset("$€£¥")  # the signs that the number alternative takes before its digits
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,8 @@ def protect(base: list[str], spans: list[tuple[int, int, str]]) -> Protected | N
         joined[s:e - 1] = True
         if kind in _WORDS and s > 0:
             edges[s - 1] |= base[s - 1][:1].isalnum() and base[s][:1].isalnum()
+        elif kind == "number" and s > 0:  # "cost$100": a price's currency sign starts a word
+            edges[s - 1] |= base[s - 1][:1].isalpha() and base[s] in _CURRENCY
         if kind in _WORDS and e < n:
             edges[e - 1] |= base[e - 1][:1].isalnum() and base[e][:1].isalnum()
         elif kind == "number" and e < n:  # "v2.0.1fixes": a unit would be in the span ("9:30am"), so a word starts

@@ -228,6 +228,15 @@ def test_a_word_glued_after_a_number_span_gets_its_own_space(engine):
     assert "v2.0.1 fixes" in out
 
 
+@pytest.mark.parametrize("engine", ["pipeline", "char"])
+def test_a_price_glued_after_a_word_gets_its_own_space(engine):
+    """A currency sign never ends a word, so restored spaces cut before it ("was$100" came out as "was$100")."""
+    text = "thetotalcostwas$100or€20"
+    out = Restorer(lang="en", engine=engine, spaces="restore")(text)
+    assert base_text(out, EN) == base_text(text, EN)
+    assert " $100" in out and " €20" in out, out
+
+
 def test_a_tag_never_starts_with_a_combining_mark():
     """Found by scripts/fuzz.py: in "C#\u05bc#O" the mark belongs to the "#"; taken as a hashtag, --hashtags split
     dropped the "#" and left the mark alone after a space, changing the base text."""
