@@ -132,13 +132,15 @@ class Segmenter:
         self._unk0 = self._unk1 - self._log_n  # an unknown word of length k scores _unk0 - k * _unk1
 
     @classmethod
-    def load(cls, lang: str, root: Path | None = None) -> Segmenter:
+    def load(cls, lang: str, root: Path | None = None, prose: bool = False) -> Segmenter:
         """The shipped model of a language (``models/<lang>/nb.json``), read once and cached.
 
-        ``root`` overrides the models folder. Raises ``ModelError`` naming the file if it is missing
-        or does not match its card.
+        ``root`` overrides the models folder. ``prose`` takes the card's ``prose_params`` (``L`` and ``λ``
+        tuned on de-spaced paragraphs alone) where it has them: the engines restore running text, while the
+        default ``params`` also serve hashtags, whose names and brands want cheaper unknown words. Raises
+        ``ModelError`` naming the file if it is missing or does not match its card.
         """
-        return _load(lang, None if root is None else Path(root))
+        return _load(lang, None if root is None else Path(root), prose)
 
     def configured(self, **params) -> Segmenter:
         """A copy with other ``L``, ``smoothing``, ``camel``, ``digits`` or ``caps``, sharing the counts."""
@@ -374,8 +376,11 @@ def read_counts(path: Path) -> tuple[list[str], np.ndarray, dict[str, str]]:
 
 
 @lru_cache(maxsize=8)
-def _load(lang: str, root: Path | None) -> Segmenter:
+def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
     card, path = load_card(lang, "nb", root)
+    if prose:
+        general = _load(lang, root, False)
+        return general.configured(**card["prose_params"]) if card.get("prose_params") else general
     try:
         words, counts, contexts = read_counts(path)
         params = card.get("params", {})

@@ -6,6 +6,7 @@
    earnings calls, AMI), weighted (``PATH@WEIGHT``) at two Google weights and all at weight 1 (none of those
    won on dev: reports/nb_spoken_en.md);
 2. ``charrestore tune nb`` on dev data only: boundary evidence, L × λ per variant; the best pruned variant wins;
+   its best L × λ on the paragraphs alone becomes the engines' ``prose_params``;
 3. rebuild that variant into models/<lang> with the tuned parameters and the tuning report in its card.
 
     python scripts/build_nb.py [--lang en gu]
@@ -90,7 +91,8 @@ def build(lang: str) -> None:
     name = tuned["chosen_variant"]
     choice = tuned["variants"][name]["choice"]
     params = ["--L", str(choice["L"]), "--smoothing", str(choice["smoothing"]), "--camel", str(choice["camel"]),
-              "--digits", str(choice["digits"]), "--caps", str(choice["caps"])]
+              "--digits", str(choice["digits"]), "--caps", str(choice["caps"]),
+              "--prose", str(choice["prose"]["L"]), str(choice["prose"]["smoothing"])]
     run(["charrestore", "train", "nb", *recipe["base"], *recipe["variants"][name], *params,
          "--note", f"variant {name!r} chosen by charrestore tune nb among {recipe['ship']} (size budget); "
                    "all variants are compared in 'tuning'",

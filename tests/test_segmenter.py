@@ -336,3 +336,37 @@ def test_train_nb_weight_one_keeps_integer_counts(tmp_path):
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert res.returncode == 0, res.stderr
     assert (out / "nb.tsv.gz").read_bytes() == (FIXTURE / "en" / "nb.tsv.gz").read_bytes()
+
+
+# --- the engines' setting for running text (prose_params) ----------------------------------------------------
+
+def test_train_nb_records_the_prose_setting(tmp_path):
+    out = tmp_path / "en"
+    res = subprocess.run([sys.executable, "-m", "charrestore", "train", "nb", "--lang", "en", "--corpus",
+                          "tests/fixtures/text/en.txt", "--L", "12", "--smoothing", "8", "--prose", "20", "14",
+                          "--out", str(out)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    card = json.loads((out / "nb.json").read_text(encoding="utf-8"))
+    assert card["params"]["L"] == 12 and card["prose_params"] == {"L": 20, "smoothing": 14.0}
+    general, prose = Segmenter.load("en", tmp_path), Segmenter.load("en", tmp_path, prose=True)
+    assert (general.L, general.smoothing, prose.L, prose.smoothing) == (12, 8.0, 20, 14.0)
+    assert prose._uni is general._uni  # one copy of the counts
+    assert prose.camel == general.camel  # the boundary evidence is the card's one setting
+
+
+def test_a_card_without_a_prose_setting_serves_prose_with_its_params(seg):
+    assert Segmenter.load("en", FIXTURE, prose=True) is seg
+
+
+def test_tune_keeps_the_best_paragraph_setting_as_prose(seg):
+    """The default params maximize the mean of hashtag exact match and paragraph F; ``prose`` is the grid point
+    with the best paragraph F alone (the first such point: the shortest L, then the smallest λ)."""
+    from charrestore.tuning.nb import tune
+
+    sets = {"hashtags": [("FollowFriday", ["follow friday"]), ("thebus", ["the bus"])],
+            "text": [("followfridayonthebusthefuture", ["follow friday on the bus the future"])]}
+    grid = tune(seg, sets)["grid"]
+    prose = tune(seg, sets)["choice"]["prose"]
+    best = max(g["text"]["F"] for g in grid)
+    first = next(g for g in grid if g["text"]["F"] == best)
+    assert (prose["L"], prose["smoothing"], prose["text"]) == (first["L"], first["smoothing"], first["text"])

@@ -107,7 +107,7 @@ class CharEngine(Engine):
         if options.segmenter == "nb" or (options.segmenter == "auto" and card.get("nb_spaces", False)):
             from ..segmenter import Segmenter
 
-            segmenter = Segmenter.load(pack.code, models_dir)
+            segmenter = Segmenter.load(pack.code, models_dir, prose=True)
         engine = cls(pack, card, path, options, segmenter)
         engine.models_dir = models_dir
         return engine

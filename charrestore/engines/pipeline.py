@@ -96,7 +96,7 @@ class PipelineEngine(Engine):
             else:
                 from ..segmenter import Segmenter
 
-                self._segmenter = Segmenter.load(self.pack.code, self.models_dir)
+                self._segmenter = Segmenter.load(self.pack.code, self.models_dir, prose=True)
         return self._segmenter
 
     def spaces_from(self) -> str:

@@ -49,6 +49,9 @@ def add_arguments(parser) -> None:
                              "probability weight, 0..1 (default: 0, none); needed at build time only")
     parser.add_argument("--L", type=int, default=20, help="max word length recorded as the default (default: 20)")
     parser.add_argument("--smoothing", type=float, default=10.0, help="λ recorded as the default (default: 10)")
+    parser.add_argument("--prose", nargs=2, type=float, metavar=("L", "λ"),
+                        help="L and λ for running text (the engines' de-spaced input), recorded as prose_params "
+                             "(default: none, the engines use --L and --smoothing)")
     parser.add_argument("--camel", default="hard", help="case-change evidence: hard or a log10 bonus (default: hard)")
     parser.add_argument("--digits", default="hard", help="letter/digit evidence: hard or a log10 bonus (default: hard)")
     parser.add_argument("--caps", default="0", help="boundary between two capitals: never or a log10 bonus (default: 0)")
@@ -258,6 +261,7 @@ def run(args) -> None:
         "total": total,
         "params": {"L": args.L, "smoothing": args.smoothing, "camel": _setting(args.camel),
                    "digits": _setting(args.digits), "caps": _setting(args.caps)},
+        "prose_params": {"L": int(args.prose[0]), "smoothing": args.prose[1]} if args.prose else None,
         "counts": {"corpus_words": total, "unigrams": len(kept_u), "bigrams": len(kept_b),
                    "min_count": args.min_count, "min_bigram_count": args.min_bigram_count,
                    "max_words": args.max_words or None, "max_pairs": args.max_pairs or None,

@@ -3,7 +3,8 @@
 Hashtags (``--hashtags``, STAN-large style: exact match of the word boundaries) and de-spaced dev paragraphs
 (``--dev``: space F on a sample spread over the file); the objective is their mean. First the boundary
 evidence (capitals in a row, case changes, letter/digit changes: forced, forbidden, a bonus or a penalty) on
-the hashtags at L=20, λ=10 (they alone have case and digits), then the L × λ grid on every set. Each
+the hashtags at L=20, λ=10 (they alone have case and digits), then the L × λ grid on every set. The grid
+point with the best space F on the paragraphs alone is also kept, as ``prose`` (the engines' setting). Each
 ``--variant`` (a models folder with other counts) is tuned alike; the best eligible one is chosen.
 """
 
@@ -103,9 +104,13 @@ def tune(seg: Segmenter, sets: dict) -> dict:
             grid.append({"L": L, "smoothing": lam, **result, "objective": round(objective(result), 5)})
             print(f"  L={L} λ={lam}: {result}", file=sys.stderr)
     best = max(grid, key=lambda g: g["objective"])
+    paragraphs = [name for name in sets if name != HASHTAGS]
+    prose = max(grid, key=lambda g: sum(g[name]["F"] for name in paragraphs)) if paragraphs else best
     return {"evidence": evidence, "grid": grid,
             "choice": {"L": best["L"], "smoothing": best["smoothing"], **chosen, "objective": best["objective"],
-                       **{k: v for k, v in best.items() if isinstance(v, dict)}}}
+                       **{k: v for k, v in best.items() if isinstance(v, dict)},
+                       "prose": {"L": prose["L"], "smoothing": prose["smoothing"],
+                                 **{name: prose[name] for name in paragraphs}}}}
 
 
 def dev_sets(pack, args) -> tuple[dict, dict]:
@@ -156,7 +161,9 @@ def run(args, command: str) -> dict:
     chosen = report["variants"][report["chosen_variant"]]
     if args.write_card:
         params = {k: chosen["choice"][k] for k in ("L", "smoothing", "camel", "digits", "caps")}
+        prose = {k: chosen["choice"]["prose"][k] for k in ("L", "smoothing")}
         folder = chosen["dir"]
-        update_card(card_path(args.lang, "nb", Path(folder) if folder else None), {"params": params, "tuning": report})
+        update_card(card_path(args.lang, "nb", Path(folder) if folder else None),
+                    {"params": params, "prose_params": prose, "tuning": report})
     print(json.dumps({n: v["choice"] for n, v in report["variants"].items()}, ensure_ascii=False))
     return report
