@@ -370,3 +370,12 @@ def test_tune_keeps_the_best_paragraph_setting_as_prose(seg):
     best = max(g["text"]["F"] for g in grid)
     first = next(g for g in grid if g["text"]["F"] == best)
     assert (prose["L"], prose["smoothing"], prose["text"]) == (first["L"], first["smoothing"], first["text"])
+
+
+def test_the_engines_cut_running_text_with_the_prose_setting():
+    from charrestore import Restorer
+
+    prose = json.loads((ROOT / "models" / "en" / "nb.json").read_text(encoding="utf-8"))["prose_params"]
+    seg = Restorer(lang="en", engine="pipeline").engine.segmenter()
+    assert (seg.L, seg.smoothing) == (prose["L"], prose["smoothing"]) != (Segmenter.load("en").L,
+                                                                            Segmenter.load("en").smoothing)
