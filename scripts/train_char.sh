@@ -7,9 +7,7 @@
 #   MEMBER=b bash scripts/train_char.sh gu 68 1   # a further ensemble member (runs/char-gu-b, its own seed)
 #   MEMBER=student TEACHER=models/gu/char.onnx HARD=0.5 bash scripts/train_char.sh gu 90 1
 #       # a distilled student (runs/char-gu-student): targets HARD * gold + (1 - HARD) * the teacher's probabilities
-#   MEMBER=mix FROM=training_state/en-char bash scripts/train_char.sh en 110 1 1e-3
-#       # the en model continued on the whole spoken mix (runs/char-en-mix); FROM warm-starts a member that has no
-#       # state yet from another state's weights and vocabulary
+#   FROM=STATE warm-starts a run (or MEMBER) that has no state yet from another state's weights and vocabulary
 # Each stage resumes from training_state/<lang>-char[-<member>]/ (committed, weights-only: the last epoch's
 # weights, RNG, vocabulary; Adam restarts at the saved learning rate, see models/README.md) and leaves the new
 # state there. Corpora come from ../shared/corpora and are never committed.
@@ -23,16 +21,17 @@ lang=${1:?language}; minutes=${2:-120}; threads=${3:-0}; set_lr=${4:-}
 C=../shared/corpora
 main=runs/char-$lang
 run=$main${MEMBER:+-$MEMBER}; state=training_state/$lang-char${MEMBER:+-$MEMBER}
-members=(); declare -A member_opts=() member_corpus=()  # a member's options and corpora, added to the language's
+members=(); declare -A member_opts=()  # a member's options, added to the language's
 case $lang in
+  # en: the token model's mix and weights (docs/results.md, learning curve), every spoken corpus of the new data
+  # included; the first 28 epochs (training_state/en-char before issue 21) had only the first five corpora
   en) corpus=("$C/en/ted_train.tsv@8" "$C/en/public_domain/gutenberg_books.tsv@0.6"
               "$C/en/public_domain/state_of_the_union_1945_2006.tsv@0.6"
-              "$C/en/public_domain/inaugural_addresses_1789_2021.tsv@0.3" "$C/en/brown_train_docs.tsv@0.5")
+              "$C/en/public_domain/inaugural_addresses_1789_2021.tsv@0.3" "$C/en/brown_train_docs.tsv@0.5"
+              "$C/en/ted_extra.tsv@0.7" "$C/en/scotus_oral_arguments.tsv@1.78333"
+              "$C/en/earnings_calls.tsv@0.891667" "$C/en/ami_meetings.tsv@0.891667")
       data=(--dev "$C/en/ted_dev.tsv"); opts=(--spaced 0.2 --conv 160 --lstm 192)
-      tune=(--dev "$C/en/ted_dev.tsv"); evals=("ted_dev --dev $C/en/ted_dev.tsv")
-      # the token model's mix and weights (docs/results.md, learning curve): every spoken corpus of the new data
-      member_opts=([mix]=""); member_corpus=([mix]="$C/en/ted_extra.tsv@0.7 $C/en/scotus_oral_arguments.tsv@1.78333
-                                                   $C/en/earnings_calls.tsv@0.891667 $C/en/ami_meetings.tsv@0.891667") ;;
+      tune=(--dev "$C/en/ted_dev.tsv"); evals=("ted_dev --dev $C/en/ted_dev.tsv") ;;
   ja) corpus=("$C/ja/asdc_train.tsv@3" "$C/ja/jaquad_wiki_paragraphs_train.tsv@3" "$C/ja/jaquad_questions_train.txt@1")
       data=(--dev "$C/ja/asdc_dev.tsv" "$C/ja/jaquad_wiki_paragraphs_dev.tsv" "$C/ja/jaquad_questions_dev.txt")
       opts=(--min-count 3 --conv 96)
@@ -54,7 +53,7 @@ if [ -n "${MEMBER:-}" ]; then
   [[ " ${members[*]} " == *" $MEMBER "* ]] || alone=1
   # a member shares the main run's vocabulary (its meta.json), so that the two can be averaged; a student reads
   # the vocabulary of its teacher, the shipped model of the main run and its members
-  opts+=(${member_opts[$MEMBER]}); corpus+=(${member_corpus[$MEMBER]:-}); mkdir -p "$run/data"
+  opts+=(${member_opts[$MEMBER]}); mkdir -p "$run/data"
   [ -f "$run/data/meta.json" ] || cp "training_state/$lang-char/meta.json" "$run/data/meta.json"
 fi
 if [ -n "${TEACHER:-}" ]; then
@@ -78,6 +77,7 @@ else
   for m in "${members[@]}"; do [ -f "$main-$m/state.json" ] && runs+=("$main-$m"); done
 fi
 charrestore export char --run "${runs[@]}" --lang "$lang" --out "$root/$lang"
+python scripts/dequantize_models.py "$root/$lang/char.onnx"  # per-window int8, as shipped (batch-independent)
 charrestore tune char --lang "$lang" "${tune[@]}" "${where[@]}" --write-card
 for e in "${evals[@]}"; do
   set -- $e; name=$1; shift
