@@ -45,9 +45,8 @@ _CAPS = regex.compile(r"(?<=\p{Lu})(?=\p{Lu}(?!\p{Ll}))")
 _INSIDE_NUMBER = regex.compile(r"(?<=\p{N})(?=\p{N})")
 _AT_JOINER = regex.compile(r"(?=['’])|(?<=['’])")
 _TOKEN = regex.compile(rf"{_WORD_RUN.pattern}|(?:(?!{_W}).)+", regex.DOTALL)
-# The runs that the lattice decodes keep an apostrophe inside (a clitic is in the counts as one word) but end at a
-# hyphen: "term-endpresentments" is decoded as "term" + "endpresentments" with a boundary that keeps the context,
-# because the counts seldom hold a compound ("term-end") but nearly always its parts.
+# The lattice's runs keep an inner apostrophe (a clitic is one word in the counts) but end at a hyphen, a boundary
+# that keeps the context: the counts seldom hold a compound ("term-end") but nearly always its parts.
 _LATTICE_RUN = regex.compile(rf"{_W}+(?:['’]{_W}+)*")
 _HYPHENS = ("-", "\u2010")
 HARD = math.inf
@@ -135,10 +134,9 @@ class Segmenter:
     def load(cls, lang: str, root: Path | None = None, prose: bool = False) -> Segmenter:
         """The shipped model of a language (``models/<lang>/nb.json``), read once and cached.
 
-        ``root`` overrides the models folder. ``prose`` takes the card's ``prose_params`` (``L`` and ``λ``
-        tuned on de-spaced paragraphs alone) where it has them: the engines restore running text, while the
-        default ``params`` also serve hashtags, whose names and brands want cheaper unknown words. Raises
-        ``ModelError`` naming the file if it is missing or does not match its card.
+        ``root`` overrides the models folder. ``prose``: the card's ``prose_params`` (L and λ tuned on de-spaced
+        paragraphs alone) for the engines' running text; ``params`` also serve hashtags, whose names and brands
+        want cheaper unknown words. A missing file or one that does not match its card raises ``ModelError``.
         """
         return _load(lang, None if root is None else Path(root), prose)
 
@@ -208,9 +206,8 @@ class Segmenter:
         if not spans:
             return None
         n = sum(e - b for b, e in spans)
-        # kind[k] for a boundary before s[k]: 0 impossible, 1 possible, 2 forced by evidence, 3 forced by
-        # whitespace or a hyphen (context carries over), 4 forced by punctuation (context restarts); 1 and 2
-        # insert a space.
+        # kind[k] for a boundary before s[k]: 0 impossible, 1 possible, 2 forced by evidence, 3 forced by white
+        # space or a hyphen (context carries over), 4 forced by punctuation (context restarts); 1, 2 insert a space.
         kind = bytearray(b"\x01") * (n + 1)
         bonus = [0.0] * (n + 1)
         evidence = ((_DIGIT_CHANGE, self.digits), (_CAMEL, self.camel), (_CAPS, self.caps), (_INSIDE_NUMBER, -HARD),
@@ -360,7 +357,6 @@ def _inside_graphemes(text: str) -> bytearray:
     return inside
 
 
-
 def read_counts(path: Path) -> tuple[list[str], np.ndarray, dict[str, str]]:
     """Words, their counts, and per context word its pairs as a raw "word count word count ..." string.
 
@@ -378,9 +374,8 @@ def read_counts(path: Path) -> tuple[list[str], np.ndarray, dict[str, str]]:
 @lru_cache(maxsize=8)
 def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
     card, path = load_card(lang, "nb", root)
-    if prose:
-        general = _load(lang, root, False)
-        return general.configured(**card["prose_params"]) if card.get("prose_params") else general
+    if prose:  # the same counts, shared, with the card's prose_params where it has them
+        return _load(lang, root, False).configured(**card.get("prose_params") or {})
     try:
         words, counts, contexts = read_counts(path)
         params = card.get("params", {})

@@ -355,7 +355,8 @@ def test_train_nb_records_the_prose_setting(tmp_path):
 
 
 def test_a_card_without_a_prose_setting_serves_prose_with_its_params(seg):
-    assert Segmenter.load("en", FIXTURE, prose=True) is seg
+    prose = Segmenter.load("en", FIXTURE, prose=True)
+    assert (prose.L, prose.smoothing, prose.camel) == (seg.L, seg.smoothing, seg.camel) and prose._uni is seg._uni
 
 
 def test_tune_keeps_the_best_paragraph_setting_as_prose(seg):
