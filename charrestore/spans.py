@@ -28,6 +28,7 @@ _NAME = rf"(?!\p{{M}}){_W}+?(?={_SCHEME}|(?!{_W}))"  # not from a combining mark
 # spaces (日本語) ends a URL, since nothing else would.
 _NOT_URL = r"""\s<>"“”\p{Han}\p{Hiragana}\p{Katakana}、。？！（）"""
 _URL_TAIL = rf"""[^{_NOT_URL}]*[^{_NOT_URL}.,;:!?)\]}}'’]"""
+_CURRENCY = "$€£¥"  # signs a number may start with; when restored spaces meet one after a letter, a word starts
 _EXT = "py|js|ts|json|txt|md|csv|tsv|html|css|cpp|hpp|java|rs|go|sh|yml|yaml|toml|pdf|png|jpe?g|gif|zip|exe|log|ipynb"
 _ALTERNATIVES = rf"""
     (?P<email>(?<![\p{{L}}\p{{N}}._%+-])[\p{{L}}\p{{N}}._%+-]+@[\p{{L}}\p{{N}}-]+(?:\.[\p{{L}}\p{{N}}-]+)*\.\p{{L}}{{2,}}(?!{_W}))
@@ -40,10 +41,10 @@ _ALTERNATIVES = rf"""
   | (?P<mention>@{_NAME})
   | (?P<hashtag>\#{_NAME})
   | (?P<cashtag>\$[A-Za-z]{{1,6}}(?![\p{{L}}\p{{N}}]))
-  | (?P<number>(?:[$€£¥]|(?<![\p{{L}}\p{{N}}.])[vV](?=\d)|(?<![\p{{N}}.,]))
+  | (?P<number>(?:[{_CURRENCY}]|(?<![\p{{L}}\p{{N}}.])[vV](?=\d)|(?<![\p{{N}}.,]))
       \d+(?:[.,:/]\d+)+(?:%|(?:am|pm|AM|PM|k|K|M|km|kg|MB|GB|mb|gb|x)(?!\p{{L}}))?
-      | (?:[$€£¥]|(?<![\p{{L}}\p{{N}}.,]))\d+(?:%|(?:am|pm|AM|PM|k|K|M|km|kg|MB|GB|mb|gb|x|st|nd|rd|th)(?!\p{{L}}))
-      | [$€£¥]\d+)
+      | (?:[{_CURRENCY}]|(?<![\p{{L}}\p{{N}}.,]))\d+(?:%|(?:am|pm|AM|PM|k|K|M|km|kg|MB|GB|mb|gb|x|st|nd|rd|th)(?!\p{{L}}))
+      | [{_CURRENCY}]\d+)
   | (?P<emoji>(?:(?=[\p{{Extended_Pictographic}}\p{{Regional_Indicator}}])\X)+)
 """
 # Inside a run of letters no span starts (each alternative starts after a boundary or at a symbol or digit) but
@@ -58,7 +59,6 @@ TRAILING = frozenset({"url", "mention", "hashtag", "emoji"})
 # Kinds that are words of their own when spaces are restored (an emoji or a number may touch a word: "3pm").
 # Where their letter or digit meets one outside ("checkhttps://..."); "0@0" or "3pm" may be one word.
 _WORDS = frozenset({"url", "email", "code"})
-_CURRENCY = frozenset("$€£¥")  # the signs that the number alternative takes before its digits
 
 
 @dataclass(frozen=True)
