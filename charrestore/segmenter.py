@@ -134,9 +134,8 @@ class Segmenter:
     def load(cls, lang: str, root: Path | None = None, prose: bool = False) -> Segmenter:
         """The shipped model of a language (``models/<lang>/nb.json``), read once and cached.
 
-        ``root`` overrides the models folder. ``prose``: the card's ``prose_params`` (L and λ tuned on de-spaced
-        paragraphs alone) for the engines' running text; ``params`` also serve hashtags, whose names and brands
-        want cheaper unknown words. A missing file or one that does not match its card raises ``ModelError``.
+        ``root`` overrides the models folder. ``prose``: with the card's ``prose_params`` (tuned on de-spaced text
+        alone; ``params`` also serve hashtags). A file missing or unlike its card raises ``ModelError``.
         """
         return _load(lang, None if root is None else Path(root), prose)
 
@@ -373,15 +372,16 @@ def read_counts(path: Path) -> tuple[list[str], np.ndarray, dict[str, str]]:
 
 @lru_cache(maxsize=8)
 def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
+    if prose:  # the same counts, shared, with the card's prose_params where it has them (the card is read once)
+        return (general := _load(lang, root, False)).configured(**general.prose_params)
     card, path = load_card(lang, "nb", root)
-    if prose:  # the same counts, shared, with the card's prose_params where it has them
-        return _load(lang, root, False).configured(**card.get("prose_params") or {})
     try:
         words, counts, contexts = read_counts(path)
         params = card.get("params", {})
         seg = object.__new__(Segmenter)
         seg.total = float(card.get("total") or counts.sum())
         seg._index(words, counts, contexts)
+        seg.prose_params = card.get("prose_params") or {}
         seg._set(L=params.get("L", 20), smoothing=params.get("smoothing", 10.0),
                  camel=_evidence(params.get("camel", "hard")), digits=_evidence(params.get("digits", "hard")),
                  caps=_evidence(params.get("caps", 0.0)))
