@@ -358,3 +358,23 @@ def test_segmenter_space_beside_an_invalid_byte_is_left_out(restorers):
     text = "\udcff\u0301iphone "
     out = restorers["restore"](text)
     assert base_text(out, EN) == base_text(text, EN)
+
+
+def test_names_of_the_proper_list_are_capitalized(models, tmp_path):
+    """A form of the card's ``proper`` list (training/proper.py) becomes CAP where the model says O; a word the
+    model makes UPP stays UPP."""
+    model = Restorer(lang="en", engine="pipeline", spaces="keep", models_dir=str(models)).engine.model
+    c = np.zeros((3, 4), np.float32)
+    c[:, model.O] = 50.0
+    c[2, model.case_labels.index("UPP")] = 60.0
+    _, case = model.decode(np.zeros((3, 4), np.float32), c, named=np.array([False, True, True]))
+    assert case[1] == model.CAP and model.case_labels[case[2]] == "UPP"
+    root = tmp_path / "models"
+    shutil.copytree(models, root)
+    card = json.loads((root / "en" / "token.json").read_text())
+    (root / "en" / "token.json").write_text(json.dumps({**card, "proper": ["kolpakova"]}))
+    text = "we met kolpakova and then kolpakova met us"
+    before = Restorer(lang="en", engine="pipeline", spaces="keep", models_dir=str(models))(text)
+    after = Restorer(lang="en", engine="pipeline", spaces="keep", models_dir=str(root))(text)
+    assert after.count("Kolpakova") == 2
+    assert after.replace("Kolpakova", "kolpakova").lower() == before.replace("Kolpakova", "kolpakova").lower()

@@ -83,6 +83,7 @@ class TokenModel:
         self.session = runtime.session(Path(onnx_path), threads)
         self.batch_size = batch_size
         self.lexicon: dict[str, str] = card.get("lexicon", {})
+        self.proper = frozenset(card.get("proper", ()))  # forms the training text capitalizes (training/proper.py)
         self.punct_labels, self.case_labels = card["punct_labels"], card["case_labels"]
         by_label = {MARK_LABELS.get(m, m): m for m in pack.marks}
         self.marks = [by_label.get(lab) for lab in self.punct_labels]  # None for O
@@ -165,20 +166,26 @@ class TokenModel:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         letter_first = np.array([bool(m) and m.group().isalpha() for m in map(_FIRST_ALNUM.search, forms)])
         bias = None if times is None else self.pause_bias(forms, times)
-        return self.decode(*self.logits(forms), bias_punct=bias, forced=forced, letter_first=letter_first, end=end)
+        named = np.fromiter((f in self.proper for f in forms), bool, len(forms)) if self.proper else None
+        return self.decode(*self.logits(forms), bias_punct=bias, forced=forced, letter_first=letter_first, end=end,
+                           named=named)
 
     def decode(self, p: np.ndarray, c: np.ndarray, bias_punct: np.ndarray | None = None,
                bias_case: np.ndarray | None = None, punct: np.ndarray | None = None,
                forced: np.ndarray | None = None, letter_first: np.ndarray | None = None,
-               end: bool = True, bias_end: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+               end: bool = True, bias_end: np.ndarray | None = None,
+               named: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Label ids from merged logits: the offsets (the card's by default) added, then the rules. Tuning
         tries other offsets (``bias_end``: those of the last word); ``punct`` (gold marks, for an oracle) replaces
         the decoded marks; ``forced`` (-1: free) fixes the marks of some words, the input's own. ``letter_first``
         (default: all): the words whose first letter or digit is a letter; the sentence-start rule capitalizes
-        only those ("3pm", not "3Pm")."""
+        only those ("3pm", not "3Pm"). ``named``: the words of the card's ``proper`` list, CAP where the model
+        says O."""
         bias_punct = self.bias_punct if bias_punct is None else bias_punct
         bias_case = self.bias_case if bias_case is None else bias_case
         case = (c + bias_case).argmax(-1)
+        if named is not None:
+            case[named & (case == self.O)] = self.CAP
         if punct is None:
             p = p + bias_punct
             if end and len(p):  # the document's last word (not a stream's piece that more text follows)
