@@ -135,8 +135,8 @@ CARD_FIELDS = {
                  {"bias": "numbers", "capital_after_mark_penalty": "number?", "nb_spaces": "bool"}),
     "token_cnn_bilstm": ({"features": "list", "punct_labels": "list", "case_labels": "list", "tokenizer": "table",
                           **WINDOWED},
-                         {"bias": "numbers", "case_bias": "numbers", "end_bias": "numbers", "lexicon": "map", "proper": "list",
-                          "edge_id": "int?", "final_mark": "bool", "pause_bias": "table"}),
+                         {"bias": "numbers", "case_bias": "numbers", "end_bias": "numbers", "lexicon": "map",
+                          "proper": "list", "edge_id": "int?", "final_mark": "bool", "pause_bias": "table"}),
     "nb": ({}, {"params": "table", "total": "number"}),
     "rerank": ({}, {"char_model": "name"}),
 }
