@@ -18,8 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 from charrestore import load_pack
 from charrestore.engines.base import EngineOptions
 from charrestore.engines.pipeline import PipelineEngine
@@ -64,14 +62,15 @@ def main():
     pack = load_pack(args.lang)
     engine = PipelineEngine.load(pack, Path(args.models_dir) if args.models_dir else None, EngineOptions(1, 64))
     model = engine.model
-    ends = [PUNCT_ORDER.index(lab) for lab in model.punct_labels if model.sentence_ends[model.punct_labels.index(lab)]]
-    counts = count(args.corpus or CORPORA[args.lang], pack, ends)
-    talks = labelled_talks(model, pack, load_talks(args.dev or DEV[args.lang], pack))
+    ends = [PUNCT_ORDER.index(lab) for lab, end in zip(model.punct_labels, model.sentence_ends) if end]
+    corpora, dev = args.corpus or CORPORA[args.lang], args.dev or DEV[args.lang]
+    counts = count(corpora, pack, ends)
+    talks = labelled_talks(model, pack, load_talks(dev, pack))
     logits = [model.logits(forms) for forms, _, _ in talks]
     gold = [case for _, _, case in talks]
 
     def casing_f1(lexicon: frozenset) -> float:
-        preds = [model.decode(lp, lc, named=np.fromiter((f in lexicon for f in forms), bool, len(forms)))[1]
+        preds = [model.decode(lp, lc, named=model.named(forms, lexicon))[1]
                  for (lp, lc), (forms, _, _) in zip(logits, talks)]
         return micro_f1(preds, gold)
 
@@ -88,8 +87,7 @@ def main():
         lexicon = counts.lexicon(best["min_count"], best["ratio"])
         command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
         update_card(card_path(args.lang, pack.models["token"], args.models_dir), {"proper": lexicon, "proper_tuning": {
-            "command": command, "corpora": [Path(c).name for c in (args.corpus or CORPORA[args.lang])],
-            "dev": [Path(d).name for d in (args.dev or DEV[args.lang])],
+            "command": command, "corpora": [Path(c).name for c in corpora], "dev": [Path(d).name for d in dev],
             "objective": "casing overall F1 on the dev talks, words given", "chosen": best, "grid": grid}})
         print(f"wrote {len(lexicon)} forms into the {args.lang} token card")
 

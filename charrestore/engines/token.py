@@ -166,9 +166,13 @@ class TokenModel:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         letter_first = np.array([bool(m) and m.group().isalpha() for m in map(_FIRST_ALNUM.search, forms)])
         bias = None if times is None else self.pause_bias(forms, times)
-        named = np.fromiter((f in self.proper for f in forms), bool, len(forms)) if self.proper else None
         return self.decode(*self.logits(forms), bias_punct=bias, forced=forced, letter_first=letter_first, end=end,
-                           named=named)
+                           named=self.named(forms))
+
+    def named(self, forms: list[str], proper: frozenset | None = None) -> np.ndarray | None:
+        """Which words are in ``proper`` (default: the card's list; None when it is empty), for ``decode``."""
+        proper = self.proper if proper is None else proper
+        return np.fromiter((f in proper for f in forms), bool, len(forms)) if proper else None
 
     def decode(self, p: np.ndarray, c: np.ndarray, bias_punct: np.ndarray | None = None,
                bias_case: np.ndarray | None = None, punct: np.ndarray | None = None,

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..labels import CASING_LABELS
 
-CAP, O = CASING_LABELS.index("CAP"), CASING_LABELS.index("O")
+CAP = CASING_LABELS.index("CAP")
 
 
 class ProperCounts:
