@@ -18,8 +18,9 @@
 
 Every reported score comes from ``charrestore eval --level token`` (the command users run); ``--plot``
 draws the confusion matrices. ``--tune`` (window / overlap / min_words_cut) and ``--bias`` (punctuation, then
-casing logit offsets, then those of a document's last word on ted_dev sentences) first tune on ted_dev *talks*,
-as ``charrestore tune token`` does (``charrestore.tuning.token``).
+casing logit offsets, then those of a document's last word on ted_dev sentences) first tune on ted_dev *talks*
+(the offsets on Brown's dev documents too), as ``charrestore tune token --extra-dev`` does
+(``charrestore.tuning.token``).
 With ``--card`` the tuned values and the numbers go into the model card (through ``charrestore.tuning.record``).
 
     python scripts/eval_token.py --tune --bias --card
@@ -41,6 +42,7 @@ from charrestore.bench import TABLE5, median_time
 from charrestore.paths import models_dir
 from charrestore.tuning.dev import iwslt_reference, load_dev, load_talks, sentences, spaced_input
 from charrestore.tuning.record import card_path, record_dev_metrics, update_card
+from charrestore.training.corpus import HELD_OUT
 from charrestore.tuning.token import settings_of, tune_bias, tune_end_bias, tune_windows
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,6 +59,11 @@ def score(ref: Path, hyp: Path, spaces: str = "keep", plot: Path | None = None) 
     cmd = [sys.executable, "-m", "charrestore", "eval", "--lang", "en", "--ref", str(ref), "--hyp", str(hyp),
            "--level", "token", "--spaces", spaces, "--json"] + (["--plot", str(plot)] if plot else [])
     return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+
+
+OFFSETS_DEV = {"bias, case_bias": "ted_dev.tsv talks and brown_train_docs.tsv's dev documents (corpus.HELD_OUT: "
+                                   "CRC-32 of the id % 5 == 0), words given",
+               "end_bias": "ted_dev.tsv cut into sentences, each restored on its own"}
 
 
 def restore_all(restorer, inputs: list[str]) -> tuple[list[str], float]:
@@ -132,7 +139,8 @@ def main():
     p.add_argument("--tolerance", type=float, default=0.001,
                    help="with --tune: the cheapest window/overlap within this much punct + casing F1 of the best")
     p.add_argument("--bias", action="store_true", help="tune punctuation, then casing logit offsets on ted_dev "
-                   "talks (after the windows), then the last word's on its sentences; else the card's are used")
+                   "talks and Brown's dev documents (after the windows), then the last word's on ted_dev's "
+                   "sentences; else the card's are used")
     p.add_argument("--no-char", action="store_true", help="skip the char engine rows")
     p.add_argument("--latency-runs", type=int, default=200)
     p.add_argument("--out", default="runs/eval/en/token")
@@ -157,8 +165,9 @@ def main():
     best, grid, bias_rows = None, [], []
     if args.tune:
         engine, best, grid = tune_windows(engine, talks, args.windows, args.overlaps, args.cuts, args.tolerance)
-    if args.bias:
-        engine, bias_rows = tune_bias(engine, talks)
+    if args.bias:  # talks and written text: offsets tuned on talks alone put too many periods into Brown
+        written = load_talks([CORPORA / "brown_train_docs.tsv"], pack, HELD_OUT["brown_train_docs"])
+        engine, bias_rows = tune_bias(engine, talks + written[: args.max_docs])
         engine, end_rows = tune_end_bias(engine, load_dev([CORPORA / "ted_dev.tsv"], pack)[: args.max_docs])
         bias_rows += end_rows
     bias, case_bias, end_bias = (dict(engine.settings.bias), dict(engine.settings.case_bias),
@@ -257,8 +266,9 @@ def main():
         lines += ["", f"Chosen: window {best['window']}, overlap {best['overlap']}, cut {best['cut']} (the cheapest "
                   f"within {args.tolerance} punct + casing F1 of the best).", ""]
     if bias_rows:
-        lines += ["### Logit offsets (coordinate ascent on ted_dev talks: punctuation offsets on punctuation "
-                  "overall F1, then casing offsets on casing overall F1 with the rule; then, on ted_dev cut into "
+        lines += ["### Logit offsets (coordinate ascent on ted_dev talks and Brown's dev documents: punctuation "
+                  "offsets on punctuation overall F1, then casing offsets on casing overall F1 with the rule and the "
+                  "names list; then, on ted_dev cut into "
                   "sentences, each restored on its own, offsets for a document's last word on the F1 of those "
                   "last words' marks)", "", "| round | offsets | F1 |", "|---|---|---|"]
         kind = {"punct_f1": "punct", "casing_f1": "casing", "end_f1": "last word"}
@@ -281,6 +291,8 @@ def main():
         path = card_path("en", pack.models["token"], models)
         if args.tune or args.bias:
             update_card(path, {**settings_of(engine), "tuning_command": command})
+        if args.bias:
+            update_card(path, {"offsets_dev": OFFSETS_DEV})
         heads = {"iwslt_dev2012": ("punctuation",), "iwslt_dev2010": ("punctuation", "casing"),
                  "ted_dev": ("punctuation", "casing"), "ted_dev_sentences": ("punctuation", "casing")}
         metrics = {**{s: {e: {k: v[k]["overall"] for k in heads[s]} for e, v in r.items()} for s, r in results.items()},

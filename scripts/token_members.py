@@ -45,7 +45,7 @@ def main():
     models = [m.configured(replace(m.settings, **windows)) for m in models]
     gold, outs = [], []  # outs[talk][member] = (punct, case) log-probabilities
     for forms, punct, case in labelled_talks(shipped, pack, load_talks([CORPORA / "ted_dev.tsv"], pack)):
-        gold.append((punct, case))
+        gold.append((punct, case, shipped.named(forms)))
         outs.append([tuple(map(log_softmax, m.logits(forms))) for m in models])
     print(f"ted_dev talks: {len(gold)} talks, {sum(len(g[0]) for g in gold):,} words; "
           f"window {windows['window']} / overlap {windows['overlap']} / cut {windows['cut']}")

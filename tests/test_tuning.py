@@ -18,7 +18,7 @@ from charrestore.engines.base import EngineOptions
 from charrestore.engines.char_e2e import CharEngine
 from charrestore.engines.pipeline import PipelineEngine
 from charrestore.packs import load_pack
-from charrestore.tuning.token import labelled_talks, micro_f1, tune_bias, tune_end_bias, tune_offsets
+from charrestore.tuning.token import labelled_talks, logit_talks, micro_f1, tune_bias, tune_end_bias, tune_offsets
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -92,6 +92,27 @@ def test_tune_token_takes_the_cheapest_window_within_the_tolerance(data_root, tm
     assert (after["window"], after["overlap"]) == (16, 2)  # any score is within 2: the fewest model words per word
 
 
+def test_tune_token_adds_the_extra_dev_documents_to_the_offsets(data_root, tmp_path):
+    """--extra-dev: the held-out documents of another file join the offsets' ascent (and only they): talks
+    without a mark plus extra documents where every word ends a sentence tune a higher PERIOD offset than the
+    talks alone; the extra documents outside --extra-holdout (unmarked) are not read."""
+    dev = tmp_path / "dev.tsv"
+    dev.write_text("\n".join(f"t{p}\t" + " ".join(WORDS[p:] + WORDS[:p]) for p in range(2)) + "\n",
+                   encoding="utf-8")
+    extra = tmp_path / "written.tsv"
+    extra.write_text("\n".join(f"{i}\t" + " ".join(f"{w.capitalize()}." if i % 2 == 0 else w
+                                                  for w in WORDS[i:] + WORDS[:i]) for i in range(6)) + "\n",
+                     encoding="utf-8")
+    common = ("--lang", "en", "--dev", str(dev), "--only", "offsets")
+    alone = tune(data_root, "token", *common)
+    joint = tune(data_root, "token", *common, "--extra-dev", str(extra), "--extra-holdout", "2", "--write-card")
+    assert joint["bias"].get("PERIOD", 0) > alone["bias"].get("PERIOD", 0)
+    tuning = card(data_root, "token")["tuning"]
+    assert (tuning["offsets_extra_dev"], tuning["offsets_extra_holdout"]) == (["written.tsv"], "2")
+    everything = tune(data_root, "token", *common, "--extra-dev", str(extra))  # the unmarked half dilutes it
+    assert everything["bias"].get("PERIOD", 0) <= joint["bias"].get("PERIOD", 0)
+
+
 def test_tune_token_writes_the_better_offsets_into_the_card(data_root, tmp_path):
     # TSV: two talks of three paragraphs each; every word ends a sentence, so a PERIOD offset wins.
     dev = tmp_path / "dev.tsv"
@@ -138,9 +159,20 @@ def test_an_uncased_pack_tunes_no_casing_offsets(data_root):
     F1 would be 0 whatever the offsets) and the casing offsets stay 0."""
     engine = PipelineEngine.load(EN, data_root / "models", EngineOptions())
     refs = [" ".join(f"{w}." for w in WORDS)] * 2
-    talks = [(*engine.model.logits(f), p, c) for f, p, c in labelled_talks(engine.model, EN, refs)]
+    talks = logit_talks(engine.model, labelled_talks(engine.model, EN, refs))
     bias, case_bias, rows, case_rows = tune_offsets(engine.model, talks, (0.0, 3.0), 2, cased=False)
     assert bias.any() and not case_bias.any() and case_rows == [] and rows
+
+
+def test_casing_offsets_only_lower_capitals(data_root):
+    """Text where every word is capitalized would reward a positive CAP offset; the ascent tries none (a raised
+    CAP capitalizes sentence-initial words after commas), so the casing offsets stay at or below 0."""
+    engine = PipelineEngine.load(EN, data_root / "models", EngineOptions())
+    refs = [" ".join(w.capitalize() for w in WORDS[p:] + WORDS[:p]) + "." for p in range(3)]
+    talks = logit_talks(engine.model, labelled_talks(engine.model, EN, refs))
+    bias, case_bias, rows, case_rows = tune_offsets(engine.model, talks, (0.0, 3.0), 2)
+    assert case_rows and (case_bias <= 0).all()
+    assert all(v <= 0 for r in case_rows for v in r["bias"])
 
 
 def test_end_offsets_tuned_on_questions_choose_the_question_mark(data_root):
