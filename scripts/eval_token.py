@@ -290,9 +290,8 @@ def main():
     if args.card:
         path = card_path("en", pack.models["token"], models)
         if args.tune or args.bias:
-            update_card(path, {**settings_of(engine), "tuning_command": command})
-        if args.bias:
-            update_card(path, {"offsets_dev": OFFSETS_DEV})
+            update_card(path, {**settings_of(engine), "tuning_command": command,
+                               **({"offsets_dev": OFFSETS_DEV} if args.bias else {})})
         heads = {"iwslt_dev2012": ("punctuation",), "iwslt_dev2010": ("punctuation", "casing"),
                  "ted_dev": ("punctuation", "casing"), "ted_dev_sentences": ("punctuation", "casing")}
         metrics = {**{s: {e: {k: v[k]["overall"] for k in heads[s]} for e, v in r.items()} for s, r in results.items()},
