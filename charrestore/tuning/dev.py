@@ -60,6 +60,32 @@ def sentences(docs: list[str], pack: LanguagePack) -> list[str]:
     return out
 
 
+def sequences(docs: list[str], pack: LanguagePack, count, limit: int) -> list[str]:
+    """Whole sentences packed greedily into inputs of at most ``limit`` subwords (``count(sentence)``), as the
+    CNN-BiLSTM paper cut its test set (section 4.2): each input starts and ends at a sentence boundary. A longer
+    sentence is an input of its own (the paper dropped those; here every word is scored).
+
+    >>> from charrestore.packs import load_pack
+    >>> sequences(["One two. Three four? Five six."], load_pack("en"), lambda s: len(s.split()), 4)
+    ['One two. Three four?', 'Five six.']
+    >>> sequences(["One. Two three four five. Six."], load_pack("en"), lambda s: len(s.split()), 3)
+    ['One.', 'Two three four five.', 'Six.']
+    """
+    out: list[str] = []
+    for doc in docs:
+        current, size = [], 0
+        for sentence in sentences([doc], pack):
+            n = count(sentence)
+            if current and size + n > limit:
+                out.append(" ".join(current))
+                current, size = [], 0
+            current.append(sentence)
+            size += n
+        if current:
+            out.append(" ".join(current))
+    return out
+
+
 def spaced_input(text: str, pack: LanguagePack) -> str:
     """Lower-case words without marks, spaces kept: what an ASR system outputs."""
     base, classes = parse(text, pack)
