@@ -183,6 +183,21 @@ def test_card_offsets_steer_the_labels(restorers):
         model.bias_punct, model.bias_case = saved
 
 
+def test_words_in_a_script_the_model_cannot_read_keep_their_case(restorers):
+    """A word with letters but none in the tokenizer's pieces reaches the model as UNK alone, so its casing is a
+    guess: it stays as typed, but for the sentence-start capital. A word with any known letter is the model's."""
+    model = restorers["keep"].engine.model
+    assert model.unread(["привет", "café", "мир", "😀", "hello"]).tolist() == [True, False, True, False, False]
+    assert model.unread(["hello", "world"]) is None
+    saved = model.bias_case.copy()
+    try:
+        model.bias_case[model.CAP] = 100.0  # the model says CAP everywhere
+        out = restorers["keep"]("привет the word мир means peace")
+    finally:
+        model.bias_case = saved
+    assert out.split()[:4] == ["Привет", "The", "Word", "мир"], out
+
+
 def test_input_marks_fix_the_labels(restorers):
     """A word's own final mark is its label; an abbreviation's (a mark inside the word too) ends no sentence, so the
     next word's case is the casing head's; a given non-final mark on the last word gets no sentence mark added."""

@@ -27,6 +27,13 @@ _FIRST_ALNUM = re.compile(r"[^\W_]")
 SECONDS_PER_CHAR = 0.07  # "excess": the time to the next word beyond 70 ms per letter or digit of the word
 
 
+def known_letters(sp) -> str:
+    """The letters in a tokenizer's pieces. A word with letters but none of these (another script: "привет" for en)
+    reaches the model as UNK alone, so the casing head can only guess there."""
+    pieces = (sp.id_to_piece(i) for i in range(sp.get_piece_size()) if not (sp.is_unknown(i) or sp.is_control(i)))
+    return "".join(sorted({ch for piece in pieces for ch in piece if ch.isalpha()}))
+
+
 def pause_values(forms: list[str], times: np.ndarray, measure: str) -> np.ndarray:
     """The pause after each word in seconds, from word times ``[words, (start, end)]`` (nan: unknown), by
     ``measure``: ``gap`` (the next word's start minus this one's end), ``ioi`` (the next word's start minus this
@@ -80,6 +87,9 @@ class TokenModel:
         if sha256_of(tok_path) != card["tokenizer"]["sha256"]:
             raise ModelError(f"{tok_path}: sha256 does not match its card (corrupt or replaced)")
         self.sp = load_tokenizer(tok_path)
+        known = re.escape(known_letters(self.sp))
+        self._other_letter = re.compile(rf"[^\W\d_{known}]")
+        self._known_letter = re.compile(f"[{known}]" if known else "(?!)")
         self.session = runtime.session(Path(onnx_path), threads)
         self.batch_size = batch_size
         self.lexicon: dict[str, str] = card.get("lexicon", {})
@@ -167,7 +177,14 @@ class TokenModel:
         letter_first = np.array([bool(m) and m.group().isalpha() for m in map(_FIRST_ALNUM.search, forms)])
         bias = None if times is None else self.pause_bias(forms, times)
         return self.decode(*self.logits(forms), bias_punct=bias, forced=forced, letter_first=letter_first, end=end,
-                           named=self.named(forms))
+                           named=self.named(forms), unread=self.unread(forms))
+
+    def unread(self, forms: list[str]) -> np.ndarray | None:
+        """Which words have letters but none that the tokenizer knows (None: no such word), for ``decode``."""
+        if not self._other_letter.search("".join(forms)):
+            return None
+        return np.fromiter((bool(self._other_letter.search(f)) and not self._known_letter.search(f) for f in forms),
+                           bool, len(forms))
 
     def named(self, forms: list[str], proper: frozenset | None = None) -> np.ndarray | None:
         """Which words are in ``proper`` (default: the card's list; None when it is empty), for ``decode``."""
@@ -178,18 +195,21 @@ class TokenModel:
                bias_case: np.ndarray | None = None, punct: np.ndarray | None = None,
                forced: np.ndarray | None = None, letter_first: np.ndarray | None = None,
                end: bool = True, bias_end: np.ndarray | None = None,
-               named: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+               named: np.ndarray | None = None, unread: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Label ids from merged logits: the offsets (the card's by default) added, then the rules. Tuning
         tries other offsets (``bias_end``: those of the last word); ``punct`` (gold marks, for an oracle) replaces
         the decoded marks; ``forced`` (-1: free) fixes the marks of some words, the input's own. ``letter_first``
         (default: all): the words whose first letter or digit is a letter; the sentence-start rule capitalizes
         only those ("3pm", not "3Pm"). ``named``: the words of the card's ``proper`` list, CAP where the model
-        says O."""
+        says O. ``unread``: the words in a script the model cannot read (``unread``), O whatever the model says: they
+        keep the input's case, and only the sentence-start rule may capitalize them."""
         bias_punct = self.bias_punct if bias_punct is None else bias_punct
         bias_case = self.bias_case if bias_case is None else bias_case
         case = (c + bias_case).argmax(-1)
         if named is not None:
             case[named & (case == self.O)] = self.CAP
+        if unread is not None:
+            case[unread] = self.O
         if punct is None:
             p = p + bias_punct
             if end and len(p):  # the document's last word (not a stream's piece that more text follows)
