@@ -104,6 +104,25 @@ class Protected:
         return [(ends[s], ends[e]) for s, e, _ in self.spans], [ends[i + 1] for i in np.flatnonzero(self.edges)]
 
 
+_SITE = regex.compile(rf"^(?:(?i:https?|ftp)://)?(?:(?i:www))?([^/?#]*?)(?:{_TLD})?(?=[/?#]|$)")
+# the token model reads a span as the one word a speaker would say for it
+_SPOKEN = {"url": lambda f: _SITE.match(f).group(1), "email": lambda f: f.partition("@")[0],
+           "mention": lambda f: f[1:], "hashtag": lambda f: f[1:], "cashtag": lambda f: f[1:]}
+
+
+def spoken(kind: str, form: str) -> str:
+    """The word the token model reads for a span's ``form`` (base graphemes: the pack's marks taken off), instead of
+    a dozen subword pieces of symbols that no training text had: a URL's site name, an e-mail's user name, a mention's
+    or tag's name. Other kinds (numbers, emoji, code) are read as they are.
+
+    >>> [spoken(k, f) for k, f in [("url", "https://wwwyoutubecom/watch"), ("url", "examplecom"),
+    ...                            ("email", "jo@xorg"), ("mention", "@jane"), ("number", "9:30am")]]
+    ['youtube', 'example', 'jo', 'jane', '9:30am']
+    """
+    word = _SPOKEN[kind](form) if kind in _SPOKEN else form
+    return word or form
+
+
 def _offsets(gs: list[str]) -> np.ndarray:
     """The character offset of each grapheme in ``"".join(gs)``, and the total at the end."""
     n = sum(map(len, gs))

@@ -22,6 +22,7 @@ from ..cards import ModelError, load_card
 from ..codec import parse, spans_with
 from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
+from ..spans import spoken
 from .base import Engine, EngineOptions
 from .token import TokenModel
 
@@ -134,6 +135,9 @@ class PipelineEngine(Engine):
         marks, caps = kept & self.mark_bits, kept & self.caps_bit
         spans = words(base, given, self.pack)
         forms = ["".join(base[s:e]) for s, e in spans]
+        if frozen is not None:
+            kinds = {(s, e): kind for s, e, kind in frozen.spans}
+            forms = [spoken(kinds[span], f) if span in kinds else f for span, f in zip(spans, forms)]
         starts, ends = np.array(spans).T
         inner = spans_with(marks, starts, ends - 1)  # a mark before the word's last grapheme
         forced = self.model.forced_labels(marks[ends - 1], inner)
