@@ -24,6 +24,7 @@ from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
 from ..spans import spoken
 from .base import Engine, EngineOptions
+from .symbols import Symbols
 from .token import TokenModel
 
 _TIMES: ContextVar = ContextVar("word_times", default=None)  # [words, (start, end)] of restore_words(times=...)
@@ -39,6 +40,7 @@ class PipelineEngine(Engine):
         self.mark_bits = pack.mark_bits
         self.caps_bit = pack.bit(CAPS)
         self._segmenter = None
+        self.symbols = Symbols(pack, model.marks)
 
     @property
     def settings(self):
@@ -115,8 +117,12 @@ class PipelineEngine(Engine):
     def segmented(self, base: list[str], protected=((), ())) -> np.ndarray:
         """A SPACE after each grapheme the NB segmenter cuts after (the graphemes stay as they are: where a
         space cannot be shown, beside an invalid byte or before a lone combining mark, rendering leaves it out)."""
+        return self.spaces_at(base, self.segmenter().cuts("".join(base), *protected))
+
+    def spaces_at(self, base: list[str], cuts) -> np.ndarray:
+        """A SPACE after each grapheme that ends at one of the character offsets ``cuts`` of ``"".join(base)``."""
         ends = np.cumsum([len(g) for g in base])
-        cuts = np.asarray(self.segmenter().cuts("".join(base), *protected), np.int64)
+        cuts = np.asarray(cuts, np.int64)
         at = np.searchsorted(ends, cuts)
         given = np.zeros(len(base), np.int32)
         given[at[(at < len(base)) & (ends[np.minimum(at, len(base) - 1)] == cuts)]] = self.space_bit
@@ -131,6 +137,8 @@ class PipelineEngine(Engine):
         elif not keep:
             protected = frozen.for_segmenter(base) if frozen else ((), ())
             given = self.segmented(base, protected)
+        if not keep:  # neither segmenter cuts after "!!!" or an emoji between two letters
+            given = given | self.spaces_at(base, self.symbols.cuts("".join(base)))
         given = given & self.space_bit
         marks, caps = kept & self.mark_bits, kept & self.caps_bit
         spans = words(base, given, self.pack)
@@ -146,8 +154,14 @@ class PipelineEngine(Engine):
         if frozen is not None:
             forced = np.where(frozen.closed[ends - 1] & (forced < 0), self.model.punct_labels.index("O"), forced)
         times = _TIMES.get() if keep else None
-        punct, case = self.model.labels(forms, forced, end, times if times is not None and len(times) == len(forms)
-                                        else None)
+        times = times if times is not None and len(times) == len(forms) else None
+        none = self.model.punct_labels.index("O")
+        forms, read, forced, typed = self.symbols.read(forms, forced, none)
+        punct, case = np.full(len(forms), none), np.full(len(forms), self.model.O)
+        if read.any():  # words of symbols alone are not read, and take no label
+            punct[read], case[read] = self.model.labels([f for f, r in zip(forms, read) if r], forced[read], end,
+                                                        None if times is None else times[read])
+        punct[typed] = none  # a typed "!" shows the label it gave
         classes = given | self.model.word_classes(base, spans, punct, case) | marks
         if caps.any():  # a word the input capitalized keeps exactly the input's case
             mixed = np.repeat(spans_with(caps, starts, ends), ends - starts)

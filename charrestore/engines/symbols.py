@@ -1,0 +1,51 @@
+"""Symbols that the token model never read in training, and how the pipeline shows words with them to it.
+
+Training text maps "!" and ";" onto "." (the pack's ``map``) and holds no emoji, so a typed "wow!" or "it😀" reached
+the model as pieces it had not seen, and it added marks after them ("Wow!, That was fun"). Now a word of symbols
+alone (":)", "🎉🎉") is left out of what the model reads, a word's trailing "!" or emoji is taken off its form, and
+a typed "!" stands for the mark the map gives it: the word's label is that mark (the next word starts a sentence),
+while the output shows the "!" as typed and adds nothing. A word ending in an emoji gets no mark after it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import regex
+
+from ..packs import LanguagePack
+
+_EMOJI = r"(?=[\p{Extended_Pictographic}\p{Regional_Indicator}])\X"
+_ALNUM = regex.compile(r"[\p{L}\p{N}]")
+
+
+class Symbols:
+    """The closing symbols of a pack (``map`` entries onto a sentence mark: "!", ";", "…" for en) and emoji."""
+
+    def __init__(self, pack: LanguagePack, marks: list):
+        """``marks``: the token model's mark per punctuation label (None for O)."""
+        label_of = {m: i for i, m in enumerate(marks) if m}
+        self.closers = {ch: label_of[t] for ch, t in pack.map.items() if t in pack.sentence_marks and t in label_of}
+        run = f"[{regex.escape(''.join(self.closers))}]+|" if self.closers else ""
+        self._gap = regex.compile(rf"(?<=\p{{L}})(?:{run}(?:{_EMOJI})+)(?=\p{{L}})")
+        self._tail = regex.compile(rf"(?:{run}{_EMOJI})+$")
+
+    def cuts(self, text: str) -> list[int]:
+        """Where a word ends in unspaced text beyond the segmenter's cuts (it cuts only inside runs of letters):
+        after a run of closing symbols or emoji between two letters ("great!!!see", "it😀so")."""
+        return [m.end() for m in self._gap.finditer(text)]
+
+    def read(self, forms: list[str], forced: np.ndarray, none: int) -> tuple[list[str], np.ndarray, np.ndarray,
+                                                                               np.ndarray]:
+        """What the model reads: (the forms without their trailing symbols, which words it reads, the forced labels
+        with those the symbols give, the words whose label a typed symbol shows). ``none``: the label O."""
+        forced, read, typed, out = forced.copy(), np.ones(len(forms), bool), np.zeros(len(forms), bool), []
+        for i, form in enumerate(forms):
+            tail = self._tail.search(form)
+            core = form[:tail.start()] if tail else form
+            out.append(core)
+            if not _ALNUM.search(core):
+                read[i] = False
+            elif tail and forced[i] < 0:
+                label = self.closers.get(tail.group()[-1])
+                forced[i], typed[i] = (none, False) if label is None else (label, True)
+        return out, read, forced, typed

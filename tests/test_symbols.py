@@ -1,0 +1,62 @@
+"""Words with symbols the token model never read in training ("wow!", "it😀", ":)"), in the pipeline engine."""
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from charrestore import Restorer, base_text, load_pack
+from charrestore.engines.symbols import Symbols
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+NB_FIXTURE = FIXTURES / "nb" / "en"
+EN = load_pack("en")
+
+
+@pytest.fixture(scope="module")
+def restorers(tmp_path_factory):
+    root = tmp_path_factory.mktemp("models")
+    shutil.copytree(FIXTURES / "models", root, dirs_exist_ok=True)
+    if NB_FIXTURE.is_dir():
+        shutil.copytree(NB_FIXTURE, root / "en", dirs_exist_ok=True)
+    return {s: Restorer(lang="en", engine="pipeline", spaces=s, models_dir=str(root)) for s in ("keep", "restore")}
+
+
+def test_the_packs_closing_symbols_and_what_the_model_reads():
+    marks = [None, ",", ".", "?"]  # O, COMMA, PERIOD, QUESTION
+    symbols = Symbols(EN, marks)
+    assert symbols.closers == {"!": 2, ";": 2, "…": 2}  # the en map sends them to "."
+    assert symbols.cuts("great!!!see it😀so 3!x a!") == [8, 15]
+    forms, read, forced, typed = symbols.read(["wow!", "it😀", "🎉🎉", ":)", "fine", "yes!"],
+                                              np.array([-1, -1, -1, -1, -1, 1]), 0)
+    assert forms == ["wow", "it", "", ":)", "fine", "yes"]
+    assert read.tolist() == [True, True, False, False, True, True]
+    assert forced.tolist() == [2, 0, -1, -1, -1, 1]  # a mark the input typed after the "!" stays the word's
+    assert typed.tolist() == [True, False, False, False, False, False]
+
+
+def test_a_typed_exclamation_ends_the_sentence_and_takes_no_mark(restorers):
+    for text in ("wow! that was fun", "wow!!! that was fun"):
+        out = restorers["keep"](text)
+        assert out.startswith(text.split()[0].capitalize() + " That "), out
+        assert base_text(out, EN) == base_text(text, EN)
+
+
+def test_emoji_words_are_not_read_and_take_no_mark(restorers, monkeypatch):
+    model = restorers["keep"].engine.model
+    seen, labels = [], model.labels
+    monkeypatch.setattr(model, "labels", lambda forms, *a, **k: seen.append(forms) or labels(forms, *a, **k))
+    out = restorers["keep"]("so excited 🎉🎉 see you there :)")
+    assert seen == [["so", "excited", "see", "you", "there"]]
+    words = out.split()
+    assert words[2] == "🎉🎉" and words[-1] == ":)", out
+    assert restorers["keep"]("🎉🎉 :)") == "🎉🎉 :)"
+
+
+@pytest.mark.skipif(not NB_FIXTURE.is_dir(), reason="NB fixture (tests/fixtures/nb) not there")
+def test_unspaced_text_gets_a_space_after_a_closing_run(restorers):
+    for text, run in (("iloveit😀somuch", "😀"), ("thisisgreat!!!seeyou", "!!!")):
+        out = restorers["restore"](text)
+        assert run + " " in out, out
+        assert base_text(out, EN) == base_text(text, EN)
