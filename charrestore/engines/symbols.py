@@ -1,10 +1,11 @@
 """Symbols that the token model never read in training, and how the pipeline shows words with them to it.
 
 Training text maps "!" and ";" onto "." (the pack's ``map``) and holds no emoji, so a typed "wow!" or "it😀" reached
-the model as pieces it had not seen, and it added marks after them ("Wow!, That was fun"). Now a word of symbols
+the model as pieces it had not seen, and it added marks after them ("Wow!, That was fun"). Now a word of such symbols
 alone (":)", "🎉🎉") is left out of what the model reads, a word's trailing "!" or emoji is taken off its form, and
 a typed "!" stands for the mark the map gives it: the word's label is that mark (the next word starts a sentence),
 while the output shows the "!" as typed and adds nothing. A word ending in an emoji gets no mark after it.
+Symbols that training text keeps ("♫" in TED's lyrics, "&") are read as before: the model learned what they mean.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import regex
 from ..packs import LanguagePack
 
 _EMOJI = r"(?=[\p{Extended_Pictographic}\p{Regional_Indicator}])\X"
-_ALNUM = regex.compile(r"[\p{L}\p{N}]")
 
 
 class Symbols:
@@ -28,6 +28,8 @@ class Symbols:
         run = f"[{regex.escape(''.join(self.closers))}]+|" if self.closers else ""
         self._gap = regex.compile(rf"(?<=\p{{L}})(?:{run}(?:{_EMOJI})+)(?=\p{{L}})")
         self._tail = regex.compile(rf"(?:{run}{_EMOJI})+$")
+        mapped = regex.escape("".join({**pack.map, **pack.map_between_words}))
+        self._unread = regex.compile(rf"(?:[{mapped}]|{_EMOJI})*")  # what training text never shows the model
 
     def cuts(self, text: str) -> list[int]:
         """Where a word ends in unspaced text beyond the segmenter's cuts (it cuts only inside runs of letters):
@@ -43,7 +45,7 @@ class Symbols:
             tail = self._tail.search(form)
             core = form[:tail.start()] if tail else form
             out.append(core)
-            if not _ALNUM.search(core):
+            if self._unread.fullmatch(core):
                 read[i] = False
             elif tail and forced[i] < 0:
                 label = self.closers.get(tail.group()[-1])
