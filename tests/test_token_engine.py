@@ -214,6 +214,17 @@ def test_the_token_model_reads_a_span_as_its_spoken_word(restorers, monkeypatch)
         assert span in out, out
 
 
+def test_a_posts_leading_mentions_are_not_read(restorers, monkeypatch):
+    """"@jane @bob thanks …" addresses a post: the model reads from "thanks", which starts the first sentence, and
+    no mark goes after the mentions (the model made it "@john_doe, Did you see …")."""
+    model = restorers["keep"].engine.model
+    seen, labels = [], model.labels
+    monkeypatch.setattr(model, "labels", lambda forms, *a, **k: seen.append(forms) or labels(forms, *a, **k))
+    out = restorers["keep"]("@jane @bob thanks for coming")
+    assert seen == [["thanks", "for", "coming"]]
+    assert out.startswith("@jane @bob Thanks "), out
+
+
 def test_input_marks_fix_the_labels(restorers):
     """A word's own final mark is its label; an abbreviation's (a mark inside the word too) ends no sentence, so the
     next word's case is the casing head's; a given non-final mark on the last word gets no sentence mark added."""

@@ -157,6 +157,9 @@ class PipelineEngine(Engine):
         times = times if times is not None and len(times) == len(forms) else None
         none = self.model.punct_labels.index("O")
         forms, read, forced, typed = self.symbols.read(forms, forced, none)
+        if frozen is not None:  # a post's leading @mentions address it: its first sentence starts after them
+            lead = next((i for i, span in enumerate(spans) if kinds.get(span) != "mention"), len(spans))
+            read[:lead] = False
         punct, case = np.full(len(forms), none), np.full(len(forms), self.model.O)
         if read.any():  # words of symbols alone are not read, and take no label
             punct[read], case[read] = self.model.labels([f for f, r in zip(forms, read) if r], forced[read], end,
