@@ -30,6 +30,10 @@ class Symbols:
         self._tail = regex.compile(rf"(?:{run}{_EMOJI})+$")
         mapped = regex.escape("".join({**pack.map, **pack.map_between_words}))
         self._unread = regex.compile(rf"(?:[{mapped}]|{_EMOJI})*")  # what training text never shows the model
+        # any word that ``read`` changes has one of these (one search over the text, then a loop over its hits)
+        closers = regex.escape("".join(self.closers))
+        self._any = regex.compile(rf"{f'[{closers}]|' if closers else ''}[\p{{Extended_Pictographic}}"
+                                  rf"\p{{Regional_Indicator}}]|(?<!\S)[{mapped}]+(?!\S)")
 
     def cuts(self, text: str) -> list[int]:
         """Where a word ends in unspaced text beyond the segmenter's cuts (it cuts only inside runs of letters):
@@ -40,11 +44,14 @@ class Symbols:
                                                                                np.ndarray]:
         """What the model reads: (the forms without their trailing symbols, which words it reads, the forced labels
         with those the symbols give, the words whose label a typed symbol shows). ``none``: the label O."""
-        forced, read, typed, out = forced.copy(), np.ones(len(forms), bool), np.zeros(len(forms), bool), []
-        for i, form in enumerate(forms):
-            tail = self._tail.search(form)
-            core = form[:tail.start()] if tail else form
-            out.append(core)
+        forced, read, typed, out = forced.copy(), np.ones(len(forms), bool), np.zeros(len(forms), bool), list(forms)
+        hits = [m.start() for m in self._any.finditer(" ".join(forms))]
+        if not hits:
+            return out, read, forced, typed
+        starts = np.cumsum([0] + [len(f) + 1 for f in forms[:-1]])
+        for i in np.unique(np.searchsorted(starts, hits, "right") - 1).tolist():  # only the words with a hit
+            tail = self._tail.search(forms[i])
+            core = out[i] = forms[i][:tail.start()] if tail else forms[i]
             if self._unread.fullmatch(core):
                 read[i] = False
             elif tail and forced[i] < 0:
