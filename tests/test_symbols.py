@@ -1,26 +1,10 @@
 """Words with symbols the token model never read in training ("wow!", "it😀", ":)"), in the pipeline engine."""
 
-import shutil
-from pathlib import Path
-
 import numpy as np
-import pytest
+from test_token_engine import EN, models, needs_nb, restorers  # noqa: F401 (the fixture models and restorers)
 
-from charrestore import Restorer, base_text, load_pack
+from charrestore import base_text
 from charrestore.engines.symbols import Symbols
-
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-NB_FIXTURE = FIXTURES / "nb" / "en"
-EN = load_pack("en")
-
-
-@pytest.fixture(scope="module")
-def restorers(tmp_path_factory):
-    root = tmp_path_factory.mktemp("models")
-    shutil.copytree(FIXTURES / "models", root, dirs_exist_ok=True)
-    if NB_FIXTURE.is_dir():
-        shutil.copytree(NB_FIXTURE, root / "en", dirs_exist_ok=True)
-    return {s: Restorer(lang="en", engine="pipeline", spaces=s, models_dir=str(root)) for s in ("keep", "restore")}
 
 
 def test_the_packs_closing_symbols_and_what_the_model_reads():
@@ -55,7 +39,7 @@ def test_emoji_words_are_not_read_and_take_no_mark(restorers, monkeypatch):
     assert restorers["keep"]("🎉🎉 :)") == "🎉🎉 :)"
 
 
-@pytest.mark.skipif(not NB_FIXTURE.is_dir(), reason="NB fixture (tests/fixtures/nb) not there")
+@needs_nb
 def test_unspaced_text_gets_a_space_after_a_closing_run(restorers):
     for text, run in (("iloveit😀somuch", "😀"), ("thisisgreat!!!seeyou", "!!!")):
         out = restorers["restore"](text)

@@ -25,14 +25,14 @@ class Symbols:
         """``marks``: the token model's mark per punctuation label (None for O)."""
         label_of = {m: i for i, m in enumerate(marks) if m}
         self.closers = {ch: label_of[t] for ch, t in pack.map.items() if t in pack.sentence_marks and t in label_of}
-        run = f"[{regex.escape(''.join(self.closers))}]+|" if self.closers else ""
+        closers = regex.escape("".join(self.closers))
+        run = f"[{closers}]+|" if closers else ""
         self._gap = regex.compile(rf"(?<=\p{{L}})(?:{run}(?:{_EMOJI})+)(?=\p{{L}})")
         self._tail = regex.compile(rf"(?:{run}{_EMOJI})+$")
         mapped = regex.escape("".join({**pack.map, **pack.map_between_words}))
         self._unread = regex.compile(rf"(?:[{mapped}]|{_EMOJI})*")  # what training text never shows the model
         # any word that ``read`` changes has one of these (one search over the text, then a loop over its hits)
-        closers = regex.escape("".join(self.closers))
-        self._any = regex.compile(rf"{f'[{closers}]|' if closers else ''}[\p{{Extended_Pictographic}}"
+        self._any = regex.compile(rf"{run}[\p{{Extended_Pictographic}}"
                                   rf"\p{{Regional_Indicator}}]|(?<!\S)[{mapped}]+(?!\S)")
 
     def cuts(self, text: str) -> list[int]:

@@ -201,7 +201,7 @@ class TokenModel:
         the decoded marks; ``forced`` (-1: free) fixes the marks of some words, the input's own. ``letter_first``
         (default: all): the words whose first letter or digit is a letter; the sentence-start rule capitalizes
         only those ("3pm", not "3Pm"). ``named``: the words of the card's ``proper`` list, CAP where the model
-        says O. ``unread``: the words in a script the model cannot read (``unread``), O whatever the model says: they
+        says O. ``unread``: the words in a script the tokenizer cannot read (``TokenModel.unread``), O whatever the model says: they
         keep the input's case, and only the sentence-start rule may capitalize them."""
         bias_punct = self.bias_punct if bias_punct is None else bias_punct
         bias_case = self.bias_case if bias_case is None else bias_case
