@@ -14,8 +14,7 @@ import numpy as np
 import regex
 
 from ..packs import LanguagePack
-
-_EMOJI = r"(?=[\p{Extended_Pictographic}\p{Regional_Indicator}])\X"
+from ..spans import EMOJI, EMOJI_CHAR
 
 
 class Symbols:
@@ -27,13 +26,12 @@ class Symbols:
         self.closers = {ch: label_of[t] for ch, t in pack.map.items() if t in pack.sentence_marks and t in label_of}
         closers = regex.escape("".join(self.closers))
         run = f"[{closers}]+|" if closers else ""
-        self._gap = regex.compile(rf"(?<=\p{{L}})(?:{run}(?:{_EMOJI})+)(?=\p{{L}})")
-        self._tail = regex.compile(rf"(?:{run}{_EMOJI})+$")
+        self._gap = regex.compile(rf"(?<=\p{{L}})(?:{run}(?:{EMOJI})+)(?=\p{{L}})")
+        self._tail = regex.compile(rf"(?:{run}{EMOJI})+$")
         mapped = regex.escape("".join({**pack.map, **pack.map_between_words}))
-        self._unread = regex.compile(rf"(?:[{mapped}]|{_EMOJI})*")  # what training text never shows the model
+        self._unread = regex.compile(rf"(?:[{mapped}]|{EMOJI})*")  # what training text never shows the model
         # any word that ``read`` changes has one of these (one search over the text, then a loop over its hits)
-        self._any = regex.compile(rf"{run}[\p{{Extended_Pictographic}}"
-                                  rf"\p{{Regional_Indicator}}]|(?<!\S)[{mapped}]+(?!\S)")
+        self._any = regex.compile(rf"{run}{EMOJI_CHAR}|(?<!\S)[{mapped}]+(?!\S)")
 
     def cuts(self, text: str) -> list[int]:
         """Where a word ends in unspaced text beyond the segmenter's cuts (it cuts only inside runs of letters):
