@@ -48,7 +48,7 @@ def cli(data_root, *args, stdin=b""):
 
 
 any_text = st.text(st.characters(exclude_categories=("Cs",)), max_size=300)
-texty = st.lists(st.sampled_from(list("abcdefghij klmnop.,?!'-ÀéŞ") + ["\u0301", "ક", "્", "ષ", "ા", "。", "、", "日", "👩\u200d👧"]),
+texty = st.lists(st.sampled_from(list("abcdefghij klmnop.,?!'-()\":;ÀéŞ") + ["\u0301", "ક", "્", "ષ", "ા", "。", "、", "日", "👩\u200d👧", "🎉", "！"]),
                 max_size=300).map("".join)
 
 

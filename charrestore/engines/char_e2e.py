@@ -18,6 +18,7 @@ from ..codec import _upper, spans_with
 from ..packs import CAPS, SPACE, LanguagePack
 from .base import Engine, EngineOptions
 from .char_input import HAS_SPACE, N_STATES, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
+from .char_symbols import Unread
 
 
 @dataclass(frozen=True)
@@ -236,7 +237,6 @@ class CharEngine(Engine):
         where it is glued to a word or another span."""
         gids, states, enforce = self.encode(base, given, keep, frozen.for_segmenter(base) if frozen else ((), ()))
         marks = kept & self.mark_bits
-        end_mark = end and self.ends_sentence(base) and not marks[-1] and not (frozen and frozen.trailing)
         digits = inside_digits(base) & (given & self.space_bit == 0)  # a given space ends a run: "in 1999, 2000 people"
         fixed = (marks != 0) | digits
         if frozen is not None:
@@ -244,8 +244,19 @@ class CharEngine(Engine):
             if not keep and self.space_bit:
                 enforce = np.where(frozen.joined, NO_SPACE, np.where(frozen.edges, HAS_SPACE, enforce))
                 enforce[-1] = NO_SPACE
-        cls = self.decode(gids, states, end_mark, enforce, marks, fixed)
-        cls = self.sentence_case(base, cls, marks) | (kept & self.caps_bit)
+        unread = Unread(base, given, self.pack, frozen, keep)
+        if unread.any:  # symbols training text never shows (char_symbols.py)
+            if not len(unread.vis):
+                return base, unread.back(np.zeros(0, np.int32))
+            vis, read = unread.vis, [base[i] for i in unread.vis]
+            forced, fixed = unread.forced(marks[vis], fixed[vis])
+            gids, states, enforce, marks = gids[vis], unread.states(states), unread.states(enforce, True), marks[vis]
+        else:
+            read, forced = base, marks
+        end_mark = (end and bool(self.sentence_bits) and (unread.ends_sentence(base) if unread.any else
+                    self.ends_sentence(base)) and not forced[-1] and not (frozen and frozen.trailing))
+        cls = self.sentence_case(read, self.decode(gids, states, end_mark, enforce, forced, fixed), marks)
+        cls = (unread.back(cls) if unread.any else cls) | (kept & self.caps_bit)
         if frozen is not None and self.caps_bit:
             cls = np.where(frozen.inside, (cls & ~self.caps_bit) | (given & self.caps_bit), cls)
         return base, cls

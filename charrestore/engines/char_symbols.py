@@ -1,0 +1,152 @@
+"""Symbols that the char model never read in training, left out of what it reads and put back after.
+
+Training text maps "!", ";", ":", quotes and brackets onto marks or drops them (the pack's ``map``) and holds no
+emoji, so a typed "great!!!" or "it😀" reached the model as graphemes it had not seen, and it wrote marks around
+them ("great.!!!", "excited, 🎉🎉, see"). Now the model reads the text without them. A run of them (no space inside) is put back
+after the grapheme before it, which the model read:
+- a run that maps onto a mark ("!!!" onto ".", ":" onto ",") stands for that mark: the grapheme before it takes the
+  mark while the model reads (the next word starts a sentence) and shows none (the run shows it as typed);
+- a closing quote or bracket glued to a word takes the word's space and mark ('"hi",', "(yes)."); an opening one
+  leaves them to the word before it ("said, (quietly)");
+- an emoji or emoticon glued to a word takes no mark before it when spaces are given ("fun😀", "test:)"); when
+  they are restored, a mark the model gives stays before it ("much. 😂 This") and a space follows;
+- in unspaced text, a run of closers or emoji between letters ends a word ("great!!! See", "it😀 so").
+The pipeline treats the words of its token model alike (symbols.py).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import numpy as np
+import regex
+
+from ..packs import SPACE, LanguagePack
+from ..spans import EMOJI_CHAR, Protected
+from .char_input import HAS_SPACE, NO_SPACE
+
+_EMOJI = regex.compile(EMOJI_CHAR)
+_OPENS = ("Ps", "Pi")  # an opening bracket or quote
+_CLOSES, _QUOTES = ("Pe", "Pf"), "\"'"  # a closing one (the straight quotes may be either)
+
+
+def unread_mask(base: list[str], given: np.ndarray, pack: LanguagePack, frozen: Protected | None) -> np.ndarray:
+    """The graphemes the model does not read: what the pack maps (``map_between_words`` only outside a word, as
+    training text has it) and emoji, but never one inside another protected span (a URL's ":")."""
+    n, space = len(base), pack.bit(SPACE)
+    out = np.fromiter((g in pack.map for g in base), bool, n)
+    between = np.fromiter((g in pack.map_between_words for g in base), bool, n)
+    if between.any():
+        word = np.fromiter((g[:1].isalnum() for g in base), bool, n)
+        glued = np.asarray(given) & space == 0
+        inside = np.zeros(n, bool)
+        inside[1:-1] = word[:-2] & word[2:] & glued[:-2] & glued[1:-1]
+        out |= between & ~inside
+    if frozen is not None:
+        out &= ~frozen.inside
+        for s, e, kind in frozen.spans:
+            if kind == "emoji":
+                out[s:e] = True
+    return out
+
+
+class Unread:
+    """One input's unread graphemes: which ones the model reads (``vis``), what it reads there, and how its
+    classes over them become classes of the whole input. ``keep``: the input's spaces are the word boundaries
+    (else they are restored, and only the model's count)."""
+
+    def __init__(self, base: list[str], given: np.ndarray, pack: LanguagePack, frozen: Protected | None, keep: bool):
+        self.n, self.given = len(base), np.asarray(given, np.int32)
+        self.space, self.mark_bits = pack.bit(SPACE), pack.mark_bits
+        hidden = unread_mask(base, self.given, pack, frozen)
+        keep = keep and bool(self.space)  # a pack without spaces (ja) has none to keep
+        if not keep:
+            self.given = self.given & ~self.space
+        self.any = bool(hidden.any())
+        self.vis = np.flatnonzero(~hidden)
+        self.force = np.full(len(self.vis), -1, np.int32)  # a mark to read after a visible grapheme (-1: none)
+        self.clear = np.zeros(len(self.vis), bool)  # its mark is shown by the run after it, not rendered
+        self.moves: list[tuple[int, int]] = []  # (visible index, run end): its space and mark go after the run
+        self.soft: list[tuple[int, int]] = []  # the same, but a mark the model gives stays before the run
+        self.gaps: list[int] = []  # visible indices followed by a space in unspaced text
+        self.last_run = None
+        if not self.any or not len(self.vis):
+            return
+        closers = {ch for ch, t in pack.map.items() if t and t.strip() and t.strip() in pack.sentence_marks}
+        # runs: unread graphemes with no space between them ("fun😀 (yes)" has two)
+        glue = np.concatenate([hidden[:-1] & hidden[1:] & (self.given[:-1] & self.space == 0), [False]])  # run on
+        starts = np.flatnonzero(hidden & ~np.concatenate([[False], glue[:-1]]))
+        ends = np.flatnonzero(hidden & ~glue) + 1
+        for s, e in zip(starts.tolist(), ends.tolist()):
+            if s == 0 or hidden[s - 1]:
+                if e == self.n:
+                    self.last_run = False
+                continue  # a leading run, or one after another, keeps what it was given
+            k = int(np.searchsorted(self.vis, s - 1))
+            typed = sum(pack.bit(m) for m in set(pack.map.get(base[e - 1], "")) if m in pack.marks)
+            typed |= self.given[e - 1] & self.mark_bits
+            opens = unicodedata.category(base[s][0]) in _OPENS
+            closes = all(unicodedata.category(g[0]) in _CLOSES or g in _QUOTES for g in base[s:e])
+            glued = not self.given[s - 1] & self.space
+            if e == self.n:
+                self.last_run = glued and closes and not typed
+            if opens or not glued and not typed:
+                continue  # the word before keeps what the model gives it
+            if self.given[s - 1] & self.mark_bits:
+                pass  # a mark typed before the run stays as it is
+            elif typed:
+                self.force[k], self.clear[k] = typed, True
+            elif not closes and keep:
+                self.force[k] = 0  # "fun😀", "test:)": no mark between a word and what the user glued to it
+            if glued:
+                (self.moves if typed or closes or keep else self.soft).append((k, e - 1))
+            letters = base[s - 1][:1].isalpha() and e < self.n and base[e][:1].isalpha()
+            if not keep and letters and (all(g in closers for g in base[s:e]) or all(_EMOJI.match(g) for g in base[s:e])):
+                self.gaps.append(k)
+
+    def ends_sentence(self, base: list[str]) -> bool:
+        """Whether the input ends in a sentence that needs a final mark: its last read grapheme is a letter or
+        digit, and nothing after it but a glued closing quote or bracket ('he said "hi"' -> '"hi".')."""
+        if not len(self.vis):
+            return False
+        return base[self.vis[-1]][0].isalnum() and self.last_run in (None, True)
+
+    def states(self, states: np.ndarray, enforced: bool = False) -> np.ndarray:
+        """Space states of the read graphemes: a space after any grapheme up to the next read one counts
+        (UNKNOWN < NO_SPACE < HAS_SPACE); with ``enforced``, unspaced text gets its gaps."""
+        out = np.maximum.reduceat(states, self.vis) if len(self.vis) else states[:0]
+        out = out.copy()
+        if enforced and self.gaps:
+            out[self.gaps] = HAS_SPACE
+        if len(out) and out[-1] == HAS_SPACE:  # the end of what the model reads: a run follows, after a space
+            out[-1] = NO_SPACE
+        return out
+
+    def forced(self, marks: np.ndarray, fixed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The marks the read graphemes keep (the given ones, plus a run's mark or none before an emoji) and where
+        they are fixed (a mark typed before a run stays as it is)."""
+        marks, fixed = marks.copy(), fixed.copy()
+        at = self.force >= 0
+        marks[at], fixed[at] = self.force[at], True
+        return marks, fixed
+
+    def back(self, cls: np.ndarray) -> np.ndarray:
+        """Classes of the whole input from those of the read graphemes: an unread one keeps its given space and
+        marks; a glued run takes the space and mark of the grapheme before it (in restored spaces, a mark the model
+        gives before an emoji or ":)" stays there, with a space: "much. 😂 This")."""
+        out = self.given & (self.space | self.mark_bits)
+        out[self.vis] = cls
+        if len(self.vis):  # the model read its last grapheme as the end; a given space before a run stays
+            out[self.vis[-1]] |= self.given[self.vis[-1]] & self.space
+        for k, end in self.moves + self.soft:  # the marks typed before the run stay there ("what?!")
+            v = self.vis[k]
+            if (k, end) in self.soft and out[v] & self.mark_bits:
+                out[end] |= out[v] & self.space
+                out[v] |= self.space
+                continue
+            moved = (self.space | self.mark_bits) & ~(self.given[v] | (self.mark_bits if self.clear[k] else 0))
+            out[end] |= out[v] & (moved | self.space)
+            out[v] &= ~(moved | self.space)
+        cleared = self.vis[self.clear]
+        out[cleared] &= ~self.mark_bits
+        return out
