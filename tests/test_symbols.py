@@ -45,3 +45,14 @@ def test_unspaced_text_gets_a_space_after_a_closing_run(restorers):
         out = restorers["restore"](text)
         assert run + " " in out, out
         assert base_text(out, EN) == base_text(text, EN)
+
+
+def test_tags_after_closing_emoji_are_not_read(restorers, monkeypatch):
+    model = restorers["keep"].engine.model
+    seen, labels = [], model.labels
+    monkeypatch.setattr(model, "labels", lambda forms, *a, **k: seen.append(forms) or labels(forms, *a, **k))
+    out = restorers["keep"]("great game today 👍🏽 #fun")
+    assert out.endswith(" 👍🏽 #Fun") and out[-len(" 👍🏽 #Fun") - 1] in ".?", out  # the last sentence ends before them
+    restorers["keep"]("i love #python")  # a tag without an emoji before it may be a word of the sentence
+    # (the tags' own case comes from reading them alone: ["fun"], ["python"])
+    assert [forms for forms in seen if len(forms) > 1] == [["great", "game", "today"], ["i", "love", "python"]]

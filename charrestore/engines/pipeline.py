@@ -22,12 +22,25 @@ from ..cards import ModelError, load_card
 from ..codec import parse, spans_with
 from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
-from ..spans import spoken
+from ..spans import TRAILING, spoken
 from .base import Engine, EngineOptions
 from .symbols import Symbols
 from .token import TokenModel
 
 _TIMES: ContextVar = ContextVar("word_times", default=None)  # [words, (start, end)] of restore_words(times=...)
+
+
+def closing_emoji(spans: list[tuple[int, int]], kinds: dict) -> int:
+    """Where a post's closing emoji start: the first emoji of the block of tags, mentions, URLs and emoji that ends
+    it (len(spans): none). Its last sentence ends before them, so the tags after them are not read as its words
+    ("Great game today. 👍🏽 #fun", not "today, 👍🏽 #fun")."""
+    at = len(spans)
+    for i in range(len(spans) - 1, -1, -1):
+        kind = kinds.get(spans[i])
+        if kind not in TRAILING:
+            break
+        at = i if kind == "emoji" else at
+    return at
 
 
 class PipelineEngine(Engine):
@@ -160,6 +173,7 @@ class PipelineEngine(Engine):
         if frozen is not None:  # a post's leading @mentions address it: its first sentence starts after them
             lead = next((i for i, span in enumerate(spans) if kinds.get(span) != "mention"), len(spans))
             read[:lead] = False
+            read[closing_emoji(spans, kinds):] = False
         punct, case = np.full(len(forms), none), np.full(len(forms), self.model.O)
         if read.any():  # words of symbols alone are not read, and take no label
             punct[read], case[read] = self.model.labels([f for f, r in zip(forms, read) if r], forced[read], end,
