@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
+from charrestore.chunking import plan
 from charrestore.codec import graphemes, parse
 from charrestore.engines.char_e2e import class_bias
 from charrestore.engines.char_input import NO_SPACE
@@ -227,3 +228,17 @@ def test_cli_missing_and_corrupt_model(data_root, tmp_path):
     onnx.unlink()
     res = cli(broken, "fix", "--engine", "char", "hello")
     assert res.returncode == 1 and "missing" in res.stderr.decode() and b"Traceback" not in res.stderr
+
+
+def test_the_first_grapheme_ends_no_sentence_unless_it_is_a_word(restorers, monkeypatch):
+    """Training windows start inside running text: the model read ja "すごい" as the end of "…ます。" ("す。ごい")."""
+    engine = restorers["en", "restore"].engine
+    pack, period = engine.pack, engine.pack.bit(".")
+    logits = np.full((3, pack.n_classes), -5.0, np.float32)
+    logits[:, period] = logits[:, period | pack.bit("SPACE")] = 5.0
+    monkeypatch.setattr(engine, "window_logits", lambda ids: iter([(plan(3, 3, 0, 0)[0], logits)]))
+    gids = np.zeros(3, np.int32)
+    unknown = engine.decode(gids, np.zeros(3, np.int32))
+    assert not unknown[0] & period and unknown[1] & period
+    spaced = engine.decode(gids, np.array([2, 1, 1], np.int32))  # HAS_SPACE after it: a word alone may end one
+    assert spaced[0] & period

@@ -86,6 +86,7 @@ class CharEngine(Engine):
         self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
         self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
         self.no_space = np.flatnonzero((np.arange(pack.n_classes) & self.space_bit) == 0)
+        self.sentence_classes = np.flatnonzero(np.arange(pack.n_classes) & self.sentence_bits)
         self.mark_bits = pack.mark_bits
         self.class_marks = np.arange(pack.n_classes) & self.mark_bits
         self.other_marks = sum(pack.bit(m) for m in pack.marks if m not in pack.sentence_marks)
@@ -137,11 +138,17 @@ class CharEngine(Engine):
         """
         enforce = states if enforce is None else enforce
         out = np.empty(len(gids), np.int32)
+        # training windows start inside running text, so the model may read the input's first grapheme as the end
+        # of a sentence before it (ja "すごい" came out "す。ごい", after "…ます。"): it ends none unless it is a word
+        given = fixed if fixed is not None else marks
+        one_grapheme_start = len(gids) > 1 and enforce[0] != HAS_SPACE and not (given is not None and given[0])
         for w, lg in self.window_logits(input_ids(gids, states)):
             keep = slice(w.keep_start, w.keep_end)
             scores = self.scores(lg, enforce[keep], at_end=w.keep_end == len(gids), end_mark=end_mark,
                                  marks=None if marks is None else marks[keep],
                                  fixed=None if fixed is None else fixed[keep])
+            if w.keep_start == 0 and one_grapheme_start:
+                scores[0, self.sentence_classes] = -np.inf
             out[keep] = self.capital_after_mark(scores, scores.argmax(-1))
         return out
 
