@@ -100,7 +100,7 @@ class Unread:
                 self.force[k] = 0  # "fun😀", "test:)": no mark between a word and what the user glued to it
             if glued:
                 (self.moves if typed or closes or keep else self.soft).append((k, e - 1))
-            letters = base[s - 1][:1].isalpha() and e < self.n and base[e][:1].isalpha()
+            letters = base[s - 1][-1:].isalpha() and e < self.n and base[e][:1].isalpha()  # as symbols.cuts reads
             if not keep and letters and (all(g in closers for g in base[s:e]) or all(_EMOJI.match(g) for g in base[s:e])):
                 self.gaps.append(k)
 
@@ -138,9 +138,9 @@ class Unread:
         out[self.vis] = cls
         if len(self.vis):  # the model read its last grapheme as the end; a given space before a run stays
             out[self.vis[-1]] |= self.given[self.vis[-1]] & self.space
-        for k, end in self.moves + self.soft:  # the marks typed before the run stay there ("what?!")
-            v = self.vis[k]
-            if (k, end) in self.soft and out[v] & self.mark_bits:
+        for soft, k, end in [(False, *m) for m in self.moves] + [(True, *m) for m in self.soft]:
+            v = self.vis[k]  # the marks typed before the run stay there ("what?!"); the model's may move
+            if soft and out[v] & self.mark_bits & ~self.given[v]:
                 out[end] |= out[v] & self.space
                 out[v] |= self.space
                 continue
