@@ -155,6 +155,27 @@ def test_text_keeps_line_breaks(restorers):
     assert out.replace("\n", " ").strip() == restorers["pipeline"](text.replace("\n", " ").strip())
 
 
+@pytest.mark.parametrize("engine", ["pipeline", "char"])
+def test_a_long_file_is_restored_in_pieces_with_context(restorers, engine, monkeypatch):
+    """A long file's words go to the engine in pieces with context on both sides (a 3 MB text file took 1 GB as
+    one call): every word comes back once, unchanged but for case and marks, and only the last piece ends it."""
+    import charrestore.formats.base as base
+
+    monkeypatch.setattr(base, "PIECE", 120)
+    monkeypatch.setattr(base, "CONTEXT", 40)
+    restorer = restorers[engine]
+    calls, restore_words = [], restorer.engine.restore_words
+    monkeypatch.setattr(restorer.engine, "restore_words",
+                        lambda words, end=True, **k: calls.append((len(" ".join(words)), end)) or restore_words(
+                            words, end, **k))
+    text = (TEXT + " ") * 4
+    out = restore_file(text, "text", restorer)
+    assert len(calls) > 4 and max(n for n, _ in calls) <= 120 + 2 * 40 + 20
+    assert [end for _, end in calls] == [False] * (len(calls) - 1) + [True]
+    assert [w.lower().strip(".,?") for w in out.split()] == text.split()
+    assert out.rstrip()[-1] in ".?" and out[0].isupper()
+
+
 def test_cue_tokens_and_split_like(restorers):
     assert cue_tokens("- hel<i>lo</i> [Music] ♪") == [
         ("literal", "-"), ("literal", " "), ("word", ["hel", "<i>", "lo"]), ("literal", "</i>"),
