@@ -19,13 +19,12 @@ from __future__ import annotations
 import unicodedata
 
 import numpy as np
-import regex
 
 from ..packs import SPACE, LanguagePack
-from ..spans import EMOJI_CHAR, Protected
+from ..spans import Protected
 from .char_input import HAS_SPACE, NO_SPACE
+from .symbols import Symbols
 
-_EMOJI = regex.compile(EMOJI_CHAR)
 _OPENS = ("Ps", "Pi")  # an opening bracket or quote
 _CLOSES, _QUOTES = ("Pe", "Pf"), "\"'"  # a closing one (the straight quotes may be either)
 
@@ -72,7 +71,9 @@ class Unread:
         self.last_run = None
         if not self.any or not len(self.vis):
             return
-        closers = {ch for ch, t in pack.map.items() if t and t.strip() and t.strip() in pack.sentence_marks}
+        symbols = Symbols(pack, [None, *pack.marks])
+        ends_at = np.cumsum([len(g) for g in base])  # where each grapheme ends in "".join(base)
+        gap_ends = set(np.searchsorted(ends_at, symbols.cuts("".join(base))).tolist()) if not keep else set()
         # runs: unread graphemes with no space between them ("fun😀 (yes)" has two)
         glue = np.concatenate([hidden[:-1] & hidden[1:] & (self.given[:-1] & self.space == 0), [False]])  # run on
         starts = np.flatnonzero(hidden & ~np.concatenate([[False], glue[:-1]]))
@@ -100,8 +101,7 @@ class Unread:
                 self.force[k] = 0  # "fun😀", "test:)": no mark between a word and what the user glued to it
             if glued:
                 (self.moves if typed or closes or keep else self.soft).append((k, e - 1))
-            letters = base[s - 1][-1:].isalpha() and e < self.n and base[e][:1].isalpha()  # as symbols.cuts reads
-            if not keep and letters and (all(g in closers for g in base[s:e]) or all(_EMOJI.match(g) for g in base[s:e])):
+            if e - 1 in gap_ends:  # the pipeline's rule (Symbols.cuts): "!!!" or emoji between letters end a word
                 self.gaps.append(k)
 
     def ends_sentence(self, base: list[str]) -> bool:
