@@ -12,14 +12,16 @@ from charrestore import Restorer, base_text, load_pack
 from charrestore.codec import parse, render
 from charrestore.engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN
 from charrestore.engines.char_symbols import Unread, unread_mask
+from charrestore.engines.symbols import Symbols
 from charrestore.spans import base_spans, protect
 
 EN = load_pack("en")
+SYMBOLS = Symbols(EN, [None, *EN.marks])
 
 
 def unread(text, keep=True):
     base, given = parse(text, EN, apply_map=False)
-    return base, given, Unread(base, given, EN, protect(base, base_spans(text, base, EN)), keep)
+    return base, given, Unread(base, given, EN, SYMBOLS, protect(base, base_spans(text, base, EN)), keep)
 
 
 @pytest.fixture(scope="module")

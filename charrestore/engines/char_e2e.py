@@ -19,6 +19,7 @@ from ..packs import CAPS, SPACE, LanguagePack
 from .base import Engine, EngineOptions
 from .char_input import HAS_SPACE, N_STATES, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
 from .char_symbols import Unread
+from .symbols import Symbols
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class CharEngine(Engine):
         self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
         self.no_space = np.flatnonzero((np.arange(pack.n_classes) & self.space_bit) == 0)
         self.sentence_classes = np.flatnonzero(np.arange(pack.n_classes) & self.sentence_bits)
+        self.symbols = Symbols(pack, [None, *pack.marks])  # what the model never read (char_symbols.py)
         self.mark_bits = pack.mark_bits
         self.class_marks = np.arange(pack.n_classes) & self.mark_bits
         self.other_marks = sum(pack.bit(m) for m in pack.marks if m not in pack.sentence_marks)
@@ -251,7 +253,7 @@ class CharEngine(Engine):
             if not keep and self.space_bit:
                 enforce = np.where(frozen.joined, NO_SPACE, np.where(frozen.edges, HAS_SPACE, enforce))
                 enforce[-1] = NO_SPACE
-        unread = Unread(base, given, self.pack, frozen, keep)
+        unread = Unread(base, given, self.pack, self.symbols, frozen, keep)
         if unread.any:  # symbols training text never shows (char_symbols.py)
             if not len(unread.vis):
                 return base, unread.back(np.zeros(0, np.int32))

@@ -51,10 +51,11 @@ def unread_mask(base: list[str], given: np.ndarray, pack: LanguagePack, frozen: 
 
 class Unread:
     """One input's unread graphemes: which ones the model reads (``vis``), what it reads there, and how its
-    classes over them become classes of the whole input. ``keep``: the input's spaces are the word boundaries
+    classes over them become classes of the whole input. ``symbols``: the pack's (built once per engine). ``keep``: the input's spaces are the word boundaries
     (else they are restored, and only the model's count)."""
 
-    def __init__(self, base: list[str], given: np.ndarray, pack: LanguagePack, frozen: Protected | None, keep: bool):
+    def __init__(self, base: list[str], given: np.ndarray, pack: LanguagePack, symbols: Symbols,
+                 frozen: Protected | None, keep: bool):
         self.n, self.given = len(base), np.asarray(given, np.int32)
         self.space, self.mark_bits = pack.bit(SPACE), pack.mark_bits
         hidden = unread_mask(base, self.given, pack, frozen)
@@ -71,7 +72,6 @@ class Unread:
         self.last_run = None
         if not self.any or not len(self.vis):
             return
-        symbols = Symbols(pack, [None, *pack.marks])
         ends_at = np.cumsum([len(g) for g in base])  # where each grapheme ends in "".join(base)
         gap_ends = set(np.searchsorted(ends_at, symbols.cuts("".join(base))).tolist()) if not keep else set()
         # runs: unread graphemes with no space between them ("fun😀 (yes)" has two)
