@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from charrestore import Restorer
 from charrestore.formats import detect, read, restore_file
@@ -155,6 +157,16 @@ def test_text_keeps_line_breaks(restorers):
     assert out.replace("\n", " ").strip() == restorers["pipeline"](text.replace("\n", " ").strip())
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.sampled_from("ab \t\n\r\u3000\xa0é"), max_size=40))
+def test_plain_text_words_and_their_lines(text):
+    """Plain text keeps every white-space character: its words are the runs between them, each on its line."""
+    parsed = read(text, "text")
+    assert [w.text for w in parsed.words] == text.split()
+    assert [w.cue for w in parsed.words] == [n for n, line in enumerate(text.split("\n")) for _ in line.split()]
+    assert parsed.write([w.upper() for w in text.split()], None) == text.upper()
+
+
 @pytest.mark.parametrize("engine", ["pipeline", "char"])
 def test_a_long_file_is_restored_in_pieces_with_context(restorers, engine, monkeypatch):
     """A long file's words go to the engine in pieces with context on both sides (a 3 MB text file took 1 GB as
@@ -297,6 +309,9 @@ def test_unspaced_text_file_gets_its_spaces(restorers):
     out = restore_file("willaichangeourfuture\n", "text", restorers["pipeline"])
     assert out == restorers["pipeline"]("willaichangeourfuture") + "\n"
     assert out.lower().split()[:4] == ["will", "ai", "change", "our"]  # the segmenter's spaces
+    restoring = Restorer(lang="en", spaces="restore")  # its line breaks and white space are read as spaces
+    out = restore_file(" will ai\nchange  our\tfuture\n", "text", restoring)
+    assert out == restoring("will ai change our future") + "\n"
 
 
 def test_a_language_without_spaces():

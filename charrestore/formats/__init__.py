@@ -57,16 +57,9 @@ def read(text: str, fmt: str):
 
 def read_text(text: str):
     """Plain text: every run of non-space characters is a word (one cue per line); white space is kept."""
-    from .base import Template, Word
+    from .base import PlainText
 
-    out = Template()
-    for cue, m in enumerate(re.finditer(r"[^\n]*\n?", text)):
-        for piece in re.split(r"(\s+)", m.group()):
-            if piece and not piece.isspace():
-                out.occurrence([piece], Word(piece, cue))
-            else:
-                out.literal(piece)
-    return out
+    return PlainText(text)
 
 
 def restore_file(text: str, fmt: str, restorer, resegment: bool = False, timing: bool = True) -> str:
@@ -75,20 +68,17 @@ def restore_file(text: str, fmt: str, restorer, resegment: bool = False, timing:
     (``spaces="restore"``, or "auto" on text without a space) is one document for the restorer, its line
     breaks read as spaces. Word times (ASR JSON words, inline VTT times) shift the punctuation by the pauses
     between words when the engine's model has pause offsets; ``timing=False`` (``--no-timing``) ignores them."""
-    from .base import restore_words
+    from .base import own_times, restore_words
 
     if resegment and fmt not in ("srt", "vtt"):
         raise ValueError(f"--resegment writes SRT or VTT cues, not {fmt}")
     if fmt == "text" and (restorer.config.spaces == "restore" or (
-            restorer.config.spaces == "auto" and len(text.split()) <= 1)):
-        return restorer(" ".join(text.split())) + ("\n" if text.endswith("\n") else "")
+            restorer.config.spaces == "auto" and not re.search(r"\S\s+\S", text))):
+        return restorer(re.sub(r"\s+", " ", text).strip()) + ("\n" if text.endswith("\n") else "")
     parsed = read(text, fmt)
-    times = None
-    if timing and getattr(restorer.engine, "uses_times", False) and any(w.timed for w in parsed.words):
-        times = [(w.start, w.end) if w.timed else None for w in parsed.words]
-    restored = restore_words(restorer, [w.text for w in parsed.words], times)
-    if resegment:
-        from . import resegment as cut
+    if not resegment:
+        return parsed.restore(restorer, timing)
+    from . import resegment as cut
 
-        return cut.write(parsed, restored, fmt, restorer.pack.sentence_marks)
-    return parsed.write(restored, restorer.pack)
+    restored = restore_words(restorer, [w.text for w in parsed.words], own_times(parsed.words, restorer, timing))
+    return cut.write(parsed, restored, fmt, restorer.pack.sentence_marks)
