@@ -136,7 +136,8 @@ CARD_FIELDS = {
     "token_cnn_bilstm": ({"features": "list", "punct_labels": "list", "case_labels": "list", "tokenizer": "table",
                           **WINDOWED},
                          {"bias": "numbers", "case_bias": "numbers", "end_bias": "numbers", "lexicon": "map",
-                          "proper": "list", "edge_id": "int?", "final_mark": "bool", "pause_bias": "table"}),
+                          "proper": "list", "read_as": "map", "edge_id": "int?", "final_mark": "bool",
+                          "pause_bias": "table"}),
     "nb": ({}, {"params": "table", "total": "number"}),
     "rerank": ({}, {"char_model": "name"}),
 }

@@ -86,3 +86,15 @@ def test_shipped_en_keeps_the_input_marks(restorers, engine, text):
     pack = load_pack("en")
     out = restorers["en", engine](text)
     assert base_text(out, pack) == base_text(text, pack) and input_marks_kept(text, out, pack), out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from("i dont im theyre cant wait know what doing you wont its fine thats go".split()),
+                min_size=1, max_size=12))
+def test_en_reads_a_contraction_typed_without_its_apostrophe_as_spelled(restorers, words):
+    """The token card's ``read_as``: "dont" gets the marks and case that "don't" gets, and stays "dont"."""
+    read_as = load_card("en", "token")[0]["read_as"]
+    assert all(form.replace("'", "") == typed for typed, form in read_as.items())
+    restorer = restorers[("en", "pipeline")]
+    spelled = restorer(" ".join(read_as.get(w, w) for w in words))
+    assert restorer(" ".join(words)) == spelled.replace("'", "")
