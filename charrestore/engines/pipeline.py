@@ -43,6 +43,19 @@ def closing_emoji(spans: list[tuple[int, int]], kinds: dict) -> int:
     return at
 
 
+def closing_tags(spans: list[tuple[int, int]], kinds: dict) -> int:
+    """Where a post's closing hashtags start: the first hashtag of the block of tags, mentions, URLs and emoji that
+    ends it (len(spans): none). Two or more are no words of its last sentence ("See you all. #travel #nyc"); one is
+    when the model reads it as one, with no mark before it ("I love #python", not "Great game today, #fun")."""
+    at = len(spans)
+    for i in range(len(spans) - 1, -1, -1):
+        kind = kinds.get(spans[i])
+        if kind not in TRAILING:
+            break
+        at = i if kind == "hashtag" else at
+    return at
+
+
 class PipelineEngine(Engine):
     def __init__(self, pack: LanguagePack, model: TokenModel, models_dir: Path | None,
                  options: EngineOptions = EngineOptions()):
@@ -170,14 +183,27 @@ class PipelineEngine(Engine):
         times = times if times is not None and len(times) == len(forms) else None
         none = self.model.punct_labels.index("O")
         forms, read, forced, typed = self.symbols.read(forms, forced, none)
+
+        def label(read):  # words of symbols alone are not read, and take no label
+            punct, case = np.full(len(forms), none), np.full(len(forms), self.model.O)
+            if read.any():
+                punct[read], case[read] = self.model.labels([f for f, r in zip(forms, read) if r], forced[read], end,
+                                                            None if times is None else times[read])
+            return punct, case
+
+        lead, tags, several = 0, len(spans), False
         if frozen is not None:  # a post's leading @mentions address it: its first sentence starts after them
             lead = next((i for i, span in enumerate(spans) if kinds.get(span) != "mention"), len(spans))
+            tags = closing_tags(spans, kinds)
+            several = sum(kinds.get(span) == "hashtag" for span in spans[tags:]) > 1
             read[:lead] = False
             read[closing_emoji(spans, kinds):] = False
-        punct, case = np.full(len(forms), none), np.full(len(forms), self.model.O)
-        if read.any():  # words of symbols alone are not read, and take no label
-            punct[read], case[read] = self.model.labels([f for f, r in zip(forms, read) if r], forced[read], end,
-                                                        None if times is None else times[read])
+        if several and lead < tags and read[tags - 1]:
+            read[tags:] = False  # the post's closing tags are no words of its last sentence
+        punct, case = label(read)
+        if lead < tags < len(spans) and read[tags - 1] and read[tags] and punct[tags - 1] != none:
+            read[tags:] = False  # one closing tag that the model does not read as the sentence's last word
+            punct, case = label(read)
         punct[typed] = none  # a typed "!" shows the label it gave
         classes = given | self.model.word_classes(base, spans, punct, case) | marks
         if caps.any():  # a word the input capitalized keeps exactly the input's case
