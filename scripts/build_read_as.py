@@ -6,11 +6,13 @@ reads "dont" as a rare word (and "im" as the acronym IM). A form enters the tabl
 an apostrophe at least MIN times, and without one in under RATIO of that ("its" against "it's" is 19%: out). Only
 contractions: the part after the apostrophe is one of SUFFIXES, or "s" after one of the TOP most frequent words
 ("that's", "he's", not a possessive such as "court's"). The runtime reads such a word as its contraction; the
-output keeps the word as typed (nothing is inserted but marks, spaces and case).
+output keeps the word as typed (nothing is inserted but marks, spaces and case). SHORTHAND adds the one-word
+shorthand of posts and chats ("u", "r", "pls"), which no corpus holds: a hand list.
 
 The score: ted_dev paragraphs with the table's contractions typed without their apostrophe (references too),
-lower-cased and without marks, words given; punctuation and casing overall F1 without and with the table, and
-on ted_dev as written (the table should not move it).
+lower-cased and without marks, words given; punctuation and casing overall F1 without and with the table; the
+same with the SHORTHAND's words typed short ("you" as "u", each long form as its first short one); and ted_dev as
+written (the table should not move it).
 
     python scripts/build_read_as.py --lang en --write-card
 """
@@ -39,6 +41,8 @@ CORPORA = {"en": [C / "en" / name for name in (
     "public_domain/inaugural_addresses_1789_2021.tsv", "brown_train_docs.tsv", "ted_extra.tsv",
     "scotus_oral_arguments.tsv", "earnings_calls.tsv", "ami_meetings.tsv")]}
 DEV = {"en": C / "en" / "ted_dev.tsv"}
+SHORTHAND = {"en": {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please", "thx": "thanks",
+                    "ppl": "people", "bc": "because", "cuz": "because"}}
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
@@ -89,24 +93,35 @@ def main():
     pack = load_pack(args.lang)
     corpora, dev = args.corpus or CORPORA[args.lang], Path(args.dev or DEV[args.lang])
     read_as = table(*count(corpora, pack), args.min_count, args.ratio, set(args.suffixes), args.top)
+    read_as.update(SHORTHAND.get(args.lang, {}))
     print(f"{len(read_as)} forms: {json.dumps(read_as)}")
     refs = [line.split("\t", 1)[1] for line in dev.read_text(encoding="utf-8").splitlines() if "\t" in line]
-    typed = set(read_as.values())
+    typed, short = set(read_as.values()), {}
+    for form, word in SHORTHAND.get(args.lang, {}).items():
+        short.setdefault(word, form)
 
     def drop(m: re.Match) -> str:
         return re.sub("['’]", "", m.group()) if m.group().lower().replace("’", "'") in typed else m.group()
 
+    def shorten(m: re.Match) -> str:
+        form = short[m.group().lower()]
+        return form.capitalize() if m.group()[0].isupper() else form
+
     untyped = [re.sub(r"[^\W\d_]+['’][^\W\d_]+", drop, r) for r in refs]
+    shortened = [re.sub(rf"(?<!['’])\b(?i:{'|'.join(short)})\b(?!['’])", shorten, r) for r in refs] if short else []
     restorer = Restorer(lang=args.lang, spaces="keep")
     rows = {name: {"without": scores(restorer, texts, {}), "with": scores(restorer, texts, read_as)}
-            for name, texts in (("apostrophes dropped", untyped), ("as written", refs))}
+            for name, texts in (("apostrophes dropped", untyped), ("shorthand typed", shortened), ("as written", refs))
+            if texts}
     changed = sum(a != b for a, b in zip(refs, untyped))
-    print(json.dumps({"paragraphs": len(refs), "with a contraction dropped": changed, **rows}, indent=1))
+    print(json.dumps({"paragraphs": len(refs), "with a contraction dropped": changed,
+                      "with a shorthand word": sum(a != b for a, b in zip(refs, shortened)), **rows}, indent=1))
     if args.write_card:
         command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
         update_card(card_path(args.lang, pack.models["token"]), {"read_as": read_as, "read_as_tuning": {
             "command": command, "corpora": [Path(c).name for c in corpora], "dev": dev.name,
             "rule": {"min_count": args.min_count, "ratio": args.ratio, "suffixes": args.suffixes, "top": args.top},
+            "shorthand": "SHORTHAND in scripts/build_read_as.py (a hand list)",
             "dev_paragraphs": len(refs), "dev_paragraphs_changed": changed, "scores": rows}})
         print(f"wrote {len(read_as)} forms into the {args.lang} token card")
 

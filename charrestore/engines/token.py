@@ -94,7 +94,7 @@ class TokenModel:
         self.batch_size = batch_size
         self.lexicon: dict[str, str] = card.get("lexicon", {})
         self.proper = frozenset(card.get("proper", ()))  # forms the training text capitalizes (training/proper.py)
-        self.read_as: dict[str, str] = card.get("read_as", {})  # "dont": "don't" (scripts/build_read_as.py)
+        self.read_as: dict[str, str] = card.get("read_as", {})  # "dont": "don't", "u": "you" (build_read_as.py)
         self.punct_labels, self.case_labels = card["punct_labels"], card["case_labels"]
         by_label = {MARK_LABELS.get(m, m): m for m in pack.marks}
         self.marks = [by_label.get(lab) for lab in self.punct_labels]  # None for O
@@ -173,8 +173,8 @@ class TokenModel:
         (when ``end``: the words end the document). ``forced`` (from ``forced_labels``): the input's own
         marks, which the model does not overrule. ``times`` (``[words, (start, end)]`` in seconds, nan where
         unknown): word times, whose pauses shift the punctuation when the card has ``pause_bias``. A word typed
-        without its apostrophe is read as the card's ``read_as`` spells it ("dont" as "don't"): the training text
-        always has it, and "dont" alone cost 2.4 punctuation F1 on ted_dev (scripts/build_read_as.py)."""
+        without its apostrophe, or a chat's shorthand, is read as the card's ``read_as`` spells it ("dont" as "don't",
+        "u" as "you"): typed so, ted_dev lost 2.4 and 8.0 punctuation F1 (scripts/build_read_as.py)."""
         if not forms:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         letter_first = np.array([bool(m) and m.group().isalpha() for m in map(_FIRST_ALNUM.search, forms)])
