@@ -34,12 +34,8 @@ from charrestore.evaluation.results import evaluate_token
 from charrestore.training.corpus import read_documents
 from charrestore.tuning.record import card_path, update_card
 
-ROOT = Path(__file__).resolve().parent.parent
-C = ROOT.parent / "shared" / "corpora"
-CORPORA = {"en": [C / "en" / name for name in (
-    "ted_train.tsv", "public_domain/gutenberg_books.tsv", "public_domain/state_of_the_union_1945_2006.tsv",
-    "public_domain/inaugural_addresses_1789_2021.tsv", "brown_train_docs.tsv", "ted_extra.tsv",
-    "scotus_oral_arguments.tsv", "earnings_calls.tsv", "ami_meetings.tsv")]}
+from build_proper import CORPORA, C  # the token model's nine corpora
+
 DEV = {"en": C / "en" / "ted_dev.tsv"}
 SHORTHAND = {"en": {"u": "you", "ur": "your", "r": "are", "pls": "please", "plz": "please", "thx": "thanks",
                     "ppl": "people", "bc": "because", "cuz": "because"}}

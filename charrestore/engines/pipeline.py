@@ -30,29 +30,18 @@ from .token import TokenModel
 _TIMES: ContextVar = ContextVar("word_times", default=None)  # [words, (start, end)] of restore_words(times=...)
 
 
-def closing_emoji(spans: list[tuple[int, int]], kinds: dict) -> int:
-    """Where a post's closing emoji start: the first emoji of the block of tags, mentions, URLs and emoji that ends
-    it (len(spans): none). Its last sentence ends before them, so the tags after them are not read as its words
-    ("Great game today. 👍🏽 #fun", not "today, 👍🏽 #fun")."""
+def closing(spans: list[tuple[int, int]], kinds: dict, kind: str) -> int:
+    """Where the spans of ``kind`` start in the block of tags, mentions, URLs and emoji that ends a post: the first
+    of them (len(spans): none). A post's last sentence ends before its closing emoji, so the tags after them are not
+    read as its words ("Great game today. 👍🏽 #fun", not "today, 👍🏽 #fun"). Two or more closing hashtags are no
+    words of it either ("See you all. #travel #nyc"); one is when the model reads it as one, with no mark before it
+    ("I love #python", not "Great game today, #fun")."""
     at = len(spans)
     for i in range(len(spans) - 1, -1, -1):
-        kind = kinds.get(spans[i])
-        if kind not in TRAILING:
+        found = kinds.get(spans[i])
+        if found not in TRAILING:
             break
-        at = i if kind == "emoji" else at
-    return at
-
-
-def closing_tags(spans: list[tuple[int, int]], kinds: dict) -> int:
-    """Where a post's closing hashtags start: the first hashtag of the block of tags, mentions, URLs and emoji that
-    ends it (len(spans): none). Two or more are no words of its last sentence ("See you all. #travel #nyc"); one is
-    when the model reads it as one, with no mark before it ("I love #python", not "Great game today, #fun")."""
-    at = len(spans)
-    for i in range(len(spans) - 1, -1, -1):
-        kind = kinds.get(spans[i])
-        if kind not in TRAILING:
-            break
-        at = i if kind == "hashtag" else at
+        at = i if found == kind else at
     return at
 
 
@@ -194,10 +183,10 @@ class PipelineEngine(Engine):
         lead, tags, several = 0, len(spans), False
         if frozen is not None:  # a post's leading @mentions address it: its first sentence starts after them
             lead = next((i for i, span in enumerate(spans) if kinds.get(span) != "mention"), len(spans))
-            tags = closing_tags(spans, kinds)
+            tags = closing(spans, kinds, "hashtag")
             several = sum(kinds.get(span) == "hashtag" for span in spans[tags:]) > 1
             read[:lead] = False
-            read[closing_emoji(spans, kinds):] = False
+            read[closing(spans, kinds, "emoji"):] = False
         if several and lead < tags and read[tags - 1]:
             read[tags:] = False  # the post's closing tags are no words of its last sentence
         punct, case = label(read)
