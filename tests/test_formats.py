@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from charrestore import Restorer
-from charrestore.formats import detect, read, restore_file
+from charrestore.formats import detect, file_pieces, read, restore_file
 from charrestore.formats.base import FormatError, cue_tokens, split_like
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
@@ -186,6 +186,8 @@ def test_a_long_file_is_restored_in_pieces_with_context(restorers, engine, monke
     assert [end for _, end in calls] == [False] * (len(calls) - 1) + [True]
     assert [w.lower().strip(".,?") for w in out.split()] == text.split()
     assert out.rstrip()[-1] in ".?" and out[0].isupper()
+    pieces = list(file_pieces(text, "text", restorer))  # what `fix -i` writes as it goes
+    assert len(pieces) > 4 and "".join(pieces) == out
 
 
 def test_cue_tokens_and_split_like(restorers):
@@ -223,6 +225,29 @@ def test_cli_files_and_stdin(tmp_path, restorers):
     done = cli("-i", "-", "-o", "-", "--format", "vosk-json", stdin=(FIXTURES / "vosk.json").read_bytes())
     assert done.returncode == 0 and done.stdout.decode() == restore_file(fixture("vosk.json"), "vosk-json",
                                                                           restorers["pipeline"])
+
+
+def test_cli_output_replaces_a_file_whole(tmp_path, restorers):
+    """-o writes beside the file and renames it into place: the input may be the output, the file keeps its
+    mode, and a run that fails midway leaves the old file as it was and no temporary file behind."""
+    from charrestore.formats.command import _write_file
+
+    path = tmp_path / "notes.txt"
+    path.write_text(TEXT + "\n", encoding="utf-8")
+    path.chmod(0o640)
+    done = cli("-i", str(path), "-o", str(path))
+    assert done.returncode == 0, done.stderr
+    restored = restore_file(TEXT + "\n", "text", restorers["pipeline"])
+    assert path.read_text(encoding="utf-8") == restored != TEXT + "\n"
+    assert path.stat().st_mode & 0o777 == 0o640
+
+    def failing():
+        yield "half"
+        raise ValueError("the engine failed")
+    with pytest.raises(ValueError):
+        _write_file(failing(), str(path))
+    assert path.read_text(encoding="utf-8") == restored
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
 
 @pytest.mark.parametrize("name", ["bad_timing.srt", "missing_word.json", "empty.srt"])
@@ -309,9 +334,27 @@ def test_unspaced_text_file_gets_its_spaces(restorers):
     out = restore_file("willaichangeourfuture\n", "text", restorers["pipeline"])
     assert out == restorers["pipeline"]("willaichangeourfuture") + "\n"
     assert out.lower().split()[:4] == ["will", "ai", "change", "our"]  # the segmenter's spaces
-    restoring = Restorer(lang="en", spaces="restore")  # its line breaks and white space are read as spaces
-    out = restore_file(" will ai\nchange  our\tfuture\n", "text", restoring)
-    assert out == restoring("will ai change our future") + "\n"
+    out = restore_file("willaichange\nourfuture\n", "text", restorers["pipeline"])  # no space inside a line
+    assert [line.lower().split() for line in out.splitlines()] == [["will", "ai", "change"], ["our", "future?"]]
+
+
+WORDS = st.sampled_from(["will", "ai", "change", "our", "future", "so", "what", "do", "you", "think", "yes"])
+BREAKS = st.sampled_from(["\n", "\n\n", "\r\n", " \n", "\n   ", "\t\n\n "])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.lists(WORDS, min_size=1, max_size=6), st.sampled_from(["", " ", "  ", "\t"]),
+                          BREAKS), min_size=1, max_size=5))
+def test_restoring_spaces_keeps_the_line_breaks(lines):
+    """With spaces restored, a file is read as one line, and every run of white space holding a line break comes
+    back in its place, byte for byte, after the marks put there; the rest is the restorer's own output."""
+    restoring = Restorer(lang="en", spaces="restore")
+    text = "".join(sep.join(words) + br for words, sep, br in lines)
+    out = restore_file(text, "text", restoring)
+    assert re.findall(r"\s*\n\s*", out) == re.findall(r"\s*\n\s*", text)
+    one_line = restoring.engine.restore_one(" ".join(text.split()), "restore", "camel")
+    assert re.sub(r"\s+", "", out) == re.sub(r"\s+", "", one_line)
+    assert restore_file(re.sub(r"\S", "", text), "text", restoring) == re.sub(r"\S", "", text)  # white space only
 
 
 def test_a_language_without_spaces():

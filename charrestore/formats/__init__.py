@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Iterator
 
 FORMATS = ("auto", "text", "srt", "vtt", "whisper-json", "vosk-json")
 _SRT_START = re.compile(r"\s*(?:\d+\s*\n)?\s*\d+:\d{2}:\d{2}[,.]\d{1,3}\s*-->")
 
-__all__ = ["FORMATS", "detect", "read", "restore_file"]  # the rest (FormatError, Word, Parsed) is in .base
+__all__ = ["FORMATS", "detect", "file_pieces", "read", "restore_file"]  # the rest (FormatError, Word, Parsed) is in .base
 
 
 def detect(name: str, text: str) -> str:
@@ -65,20 +66,26 @@ def read_text(text: str):
 def restore_file(text: str, fmt: str, restorer, resegment: bool = False, timing: bool = True) -> str:
     """The file restored: all its words as one document, each put back in its place (with ``resegment``, in new
     cues cut at sentence ends: SRT and VTT only). Plain text whose spaces are to be restored
-    (``spaces="restore"``, or "auto" on text without a space) is one document for the restorer, its line
-    breaks read as spaces. Word times (ASR JSON words, inline VTT times) shift the punctuation by the pauses
+    (``spaces="restore"``, or "auto" on text with no space inside a line) is one document for the restorer, its
+    line breaks read as spaces and then put back (with the white space around them) after the marks at their place. Word times (ASR JSON words, inline VTT times) shift the punctuation by the pauses
     between words when the engine's model has pause offsets; ``timing=False`` (``--no-timing``) ignores them."""
-    from .base import own_times, restore_words
+    return "".join(file_pieces(text, fmt, restorer, resegment, timing))
+
+
+def file_pieces(text: str, fmt: str, restorer, resegment: bool = False, timing: bool = True) -> Iterator[str]:
+    """``restore_file``'s output in consecutive pieces, so that ``fix -i`` writes a long text file as it goes."""
+    from .base import keep_line_breaks, own_times, restore_words
 
     if resegment and fmt not in ("srt", "vtt"):
         raise ValueError(f"--resegment writes SRT or VTT cues, not {fmt}")
     if fmt == "text" and (restorer.config.spaces == "restore" or (
-            restorer.config.spaces == "auto" and not re.search(r"\S\s+\S", text))):
-        return restorer(re.sub(r"\s+", " ", text).strip()) + ("\n" if text.endswith("\n") else "")
+            restorer.config.spaces == "auto" and not re.search(r"\S[^\S\n]+\S", text))):
+        one_line = re.sub(r"\s+", " ", text).strip()
+        return iter(keep_line_breaks(text, restorer.engine.restore_one(one_line, "restore", restorer.config.hashtags)))
     parsed = read(text, fmt)
     if not resegment:
-        return parsed.restore(restorer, timing)
+        return parsed.restore_iter(restorer, timing)
     from . import resegment as cut
 
     restored = restore_words(restorer, [w.text for w in parsed.words], own_times(parsed.words, restorer, timing))
-    return cut.write(parsed, restored, fmt, restorer.pack.sentence_marks)
+    return iter([cut.write(parsed, restored, fmt, restorer.pack.sentence_marks)])

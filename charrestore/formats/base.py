@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -50,8 +50,12 @@ class Parsed(ABC):
 
     def restore(self, restorer, timing: bool = True) -> str:
         """The file with all its words restored as one document, each in its place."""
+        return "".join(self.restore_iter(restorer, timing))
+
+    def restore_iter(self, restorer, timing: bool = True) -> Iterator[str]:
+        """``restore``'s output in consecutive pieces, for a writer that need not hold it whole."""
         texts = [w.text for w in self.words]
-        return self.write(restore_words(restorer, texts, own_times(self.words, restorer, timing)), restorer.pack)
+        yield self.write(restore_words(restorer, texts, own_times(self.words, restorer, timing)), restorer.pack)
 
 
 def own_times(words: Sequence[Word], restorer, timing: bool = True) -> list[tuple[float, float] | None] | None:
@@ -69,7 +73,8 @@ class PlainText(Parsed):
 
     def __init__(self, text: str) -> None:
         self.text = text
-        spans = np.fromiter((i for m in re.finditer(r"\S+", text) for i in m.span()), np.int64)
+        offset = np.int32 if len(text) < 2**30 else np.int64  # 8 bytes a word, not 16: a word is ~5 characters
+        spans = np.fromiter((i for m in re.finditer(r"\S+", text) for i in m.span()), offset)
         self.starts, self.ends = spans[0::2], spans[1::2]
 
     @property
@@ -83,26 +88,49 @@ class PlainText(Parsed):
         return [self.text[s:e] for s, e in zip(self.starts[lo:hi].tolist(), self.ends[lo:hi].tolist())]
 
     def write(self, restored: Sequence[str], pack: LanguagePack) -> str:
-        return self._join([(0, list(restored))])
+        return "".join(self._join([(0, list(restored))]))
 
-    def restore(self, restorer, timing: bool = True) -> str:
+    def restore_iter(self, restorer, timing: bool = True) -> Iterator[str]:
         n = len(self.starts)
-        pieces = ((a, restore_piece(restorer, self._texts(lo, hi), end=hi == n)[a - lo:b - lo])
-                  for a, b, lo, hi in word_pieces(self.ends - self.starts + 1, PIECE, CONTEXT))
-        return self._join(pieces)
+        restored = ((a, restore_piece(restorer, self._texts(lo, hi), end=hi == n)[a - lo:b - lo])
+                    for a, b, lo, hi in word_pieces(self.ends - self.starts + 1, PIECE, CONTEXT))
+        return self._join(restored)
 
-    def _join(self, pieces) -> str:
-        """The text with (first word index, restored words) pieces in the words' places, joined piece by piece."""
-        out, pos = [], 0
-        for first, words in pieces:
+    def _join(self, restored) -> Iterator[str]:
+        """The text in pieces, with (first word index, restored words) pieces in the words' places."""
+        pos = 0
+        for first, words in restored:
             piece = []
             for s, e, w in zip(self.starts[first:first + len(words)].tolist(),
                                self.ends[first:first + len(words)].tolist(), words):
                 piece += (self.text[pos:s], w)
                 pos = e
-            out.append("".join(piece))
-        out.append(self.text[pos:])
-        return "".join(out)
+            yield "".join(piece)
+        yield self.text[pos:]
+
+
+def keep_line_breaks(text: str, restored: str) -> list[str]:
+    """``restored`` (``text`` restored as one line, its white space read as spaces) in pieces, with ``text``'s line
+    breaks back: each run of white space that holds one replaces the restored spaces at its place, after the marks
+    put there (other runs are the restorer's to decide). As one line if the two do not align."""
+    out, j, pos = [], 0, 0
+    for run in re.finditer(r"\s*\n\s*", text):
+        start = j
+        for c in text[pos:run.start()]:  # past this line's characters and what was put among them
+            if not c.isspace():
+                while j < len(restored) and restored[j].lower() != c.lower():
+                    j += 1
+                j += 1
+        gap, after = j, text[run.end():run.end() + 1].lower()
+        while j < len(restored) and restored[j].lower() != after:  # the marks put before the line break
+            j += 1
+        out.append(restored[start:gap] + re.sub(r"\s+", "", restored[gap:j]) + run.group())
+        pos = run.end()
+    out.append(restored[j:])
+    joined = "".join(out)
+    if joined.count("\n") != text.count("\n") or re.sub(r"\s+", "", joined) != re.sub(r"\s+", "", restored):
+        return [restored + ("\n" if text.endswith("\n") else "")]
+    return out
 
 
 def split_like(restored: str, parts: Sequence[str], pack: LanguagePack) -> list[str]:

@@ -3,7 +3,9 @@ so that cli.py only calls in."""
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 
 from . import FORMATS
 
@@ -39,8 +41,11 @@ def _read(path: str) -> str:
 
 
 def run_file(args, restorer) -> int:
-    """Read, restore and write one file; a malformed file is a one-line error naming the file and the line."""
-    from . import detect, restore_file
+    """Read, restore and write one file; a malformed file is a one-line error naming the file and the line.
+    The output is written piece by piece as it is restored (a long text file is never held twice); a file
+    output goes to a temporary file beside it, renamed into place at the end, so that a failed run (or
+    ``-o`` naming the input) never leaves a half-written file."""
+    from . import detect, file_pieces
     from .base import FormatError
 
     if args.text or args.stream:
@@ -50,17 +55,43 @@ def run_file(args, restorer) -> int:
     try:
         text = _read(args.input)
         fmt = detect(args.input, text) if args.format == "auto" else args.format
-        out = restore_file(text, fmt, restorer, args.resegment, not args.no_timing)
+        pieces = file_pieces(text, fmt, restorer, args.resegment, not args.no_timing)
     except FormatError as exc:
         raise ValueError(f"{name}, line {exc.line}: {exc.detail}") from None
-    data = out.encode("utf-8")
     if args.output == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-    else:
-        try:
-            with open(args.output, "wb") as f:
-                f.write(data)
-        except OSError as exc:
-            raise OSError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        _write(pieces, sys.stdout.buffer)
+        return 0
+    try:
+        _write_file(pieces, os.path.realpath(args.output))
+    except OSError as exc:
+        raise OSError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return 0
+
+
+def _write_file(pieces, path: str) -> None:
+    """A regular file is written beside itself and renamed into place, with the mode it had (or a new file's);
+    anything else (/dev/null, a pipe) is written in place."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        with open(path, "wb") as f:
+            return _write(pieces, f)
+    if os.path.exists(path):
+        mode = os.stat(path).st_mode & 0o7777
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    f = tempfile.NamedTemporaryFile("wb", dir=os.path.dirname(path), prefix=".charrestore-", delete=False)
+    try:
+        with f:
+            _write(pieces, f)
+        os.chmod(f.name, mode)
+        os.replace(f.name, path)
+    except BaseException:
+        os.unlink(f.name)
+        raise
+
+
+def _write(pieces, out) -> None:
+    for piece in pieces:
+        out.write(piece.encode("utf-8"))
+    out.flush()
