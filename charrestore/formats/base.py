@@ -74,7 +74,8 @@ class PlainText(Parsed):
     def __init__(self, text: str) -> None:
         self.text = text
         offset = np.int32 if len(text) < 2**30 else np.int64  # 8 bytes a word, not 16: a word is ~5 characters
-        spans = np.fromiter((i for m in re.finditer(r"\S+", text) for i in m.span()), offset)
+        n = sum(1 for _ in re.finditer(r"\S+", text))  # counted first: one array, never grown by copies
+        spans = np.fromiter((i for m in re.finditer(r"\S+", text) for i in m.span()), offset, count=2 * n)
         self.starts, self.ends = spans[0::2], spans[1::2]
 
     @property
