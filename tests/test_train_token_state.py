@@ -11,7 +11,7 @@ import pytest
 keras = pytest.importorskip("keras")
 pytest.importorskip("sentencepiece")
 
-from charrestore.training.runs import WEIGHTS, load_trained  # noqa: E402
+from charrestore.training.runs import WEIGHTS, TrainingError, load_trained  # noqa: E402
 from charrestore.training.train_token import WordWindowSampler, add_arguments, train  # noqa: E402
 
 TEXT = Path(__file__).parent / "fixtures" / "text" / "en.txt"
@@ -82,8 +82,33 @@ def test_edge_windows_begin_after_or_end_at_a_sentence_end():
         assert p[k, -1] == end and ids[k, W] == edge
 
 
+def test_short_batches_are_whole_sentences_with_both_edges(tmp_path):
+    """A short batch holds inputs of one to three whole sentences, all of one length, each with the edge id
+    before and after it: what the runtime reads when a user types one line."""
+    n, W, edge, end = 2000, 16, 9999, 2
+    rng = np.random.default_rng(1)
+    punct = np.where(rng.random(n) < 0.2, end, 0).astype(np.int32)
+    flat = np.arange(1, n + 1, dtype=np.int32)
+    streams = [(flat, np.arange(n + 1), punct, np.zeros(n, np.int32)),
+               (flat[:300], np.arange(301), punct[:300], np.zeros(300, np.int32))]
+    sampler = WordWindowSampler(streams, [1.0, 1.0], W, rng, edge=edge, edges=0.5, end_labels=[end], short=1.0)
+    lengths = set()
+    for _ in range(20):
+        (ids, starts), (p, _) = sampler.batch(8)
+        length = p.shape[1]
+        lengths.add(length)
+        assert 1 <= length <= W and ids.shape[1] == length + 2  # one subword a word, and the two edge ids
+        assert (ids[:, 0] == edge).all() and (ids[:, -1] == edge).all()
+        first = ids[:, 1] - 1
+        assert all(f == 0 or punct[f - 1] == end for f in first)  # each input starts a sentence ...
+        assert (p[:, -1] == end).all()  # ... and ends one,
+        assert ((p[:, :-1] == end).sum(1) <= 2).all()  # holding at most three
+    assert len(lengths) > 3
+    with pytest.raises(TrainingError, match="--edges"):
+        train(tiny_args(tmp_path / "a", "--short", "0.5"))
+
+
 def test_sampling_weights_come_from_the_command_line(tmp_path):
-    from charrestore.training.runs import TrainingError
     from charrestore.training.train_token import sampling_weights
 
     a, b = tmp_path / "a.tsv", tmp_path / "b.tsv"

@@ -40,7 +40,7 @@ from .runs import (STATE, TrainingError, add_state_arguments, fit, load_trained,
 TOKENIZER = "tokenizer.model"
 DATA_FILES = ("meta.json", TOKENIZER)  # what a compact state carries of data/
 HYPER = ("emb", "lstm", "conv_layers", "kernel", "dropout", "window", "batch", "lr", "weight_decay", "alpha", "steps",
-         "vocab", "edges", "hard")  # the options that a resumed run takes from its state
+         "vocab", "edges", "hard", "short")  # the options that a resumed run takes from its state
 SP_LINE_WORDS = 100
 
 
@@ -151,14 +151,18 @@ def load_stream(data_dir: Path, name: str):
 class WordWindowSampler:
     """Batches of ``window`` consecutive words at random offsets of weighted sources. With ``edges`` > 0,
     that share of the windows (half each) begins right after or ends right at a sentence end (a word
-    labelled with one of ``end_labels``), with the ``edge`` id before or after its subwords."""
+    labelled with one of ``end_labels``), with the ``edge`` id before or after its subwords. With ``short`` > 0,
+    that share of the batches holds whole short inputs instead: one to three sentences of at most ``window``
+    words with the edge id on both sides, as the runtime reads a post or a one-line question (all of a batch's
+    inputs of one length, so that no word is padding)."""
 
-    def __init__(self, streams, weights, window, rng, edge=None, edges=0.0, end_labels=()):
+    def __init__(self, streams, weights, window, rng, edge=None, edges=0.0, end_labels=(), short=0.0):
         self.streams, self.window, self.rng = streams, window, rng
         w = np.asarray(weights, dtype=float)
         self.p = w / w.sum()
-        self.edge, self.edges = edge, edges
-        self.ends = [np.flatnonzero(np.isin(s[2], end_labels)) for s in streams] if edges else []
+        self.edge, self.edges, self.short = edge, edges, short
+        self.ends = [np.flatnonzero(np.isin(s[2], end_labels)) for s in streams] if edges or short else []
+        self.inputs = [sentence_runs(e, window) for e in self.ends] if short else []
 
     def span(self, s: int, n: int) -> tuple[int, tuple[bool, bool]]:
         """A window's first word and its (begins, ends) edge flags."""
@@ -175,21 +179,58 @@ class WordWindowSampler:
                 return e + 1 - W, (False, True)
         return o, (False, False)
 
+    def short_spans(self, src) -> tuple[int, list[tuple[int, int, int]]]:
+        """Whole short inputs, one per source in ``src``: their common length (that of a random input of the
+        first source) and (source, first word, end) each; a source without an input of that length lends
+        the first source's turn."""
+        length = int(self.rng.choice(self.inputs[src[0]][1]))
+        out = []
+        for s in src:
+            firsts, lengths = self.inputs[s]
+            lo, hi = np.searchsorted(lengths, [length, length + 1])
+            if lo == hi:
+                s, (firsts, lengths) = src[0], self.inputs[src[0]]
+                lo, hi = np.searchsorted(lengths, [length, length + 1])
+            o = int(firsts[self.rng.integers(lo, hi)])
+            out.append((s, o, o + length))
+        return length, out
+
     def batch(self, size):
-        W = self.window
         src = self.rng.choice(len(self.streams), size=size, p=self.p)
+        if self.short and self.rng.random() < self.short:
+            W, spans = self.short_spans(src)
+            flags = [(True, True)] * size
+        else:
+            W, spans, flags = self.window, [], []
+            for s in src:
+                o, f = self.span(s, len(self.streams[s][2]))
+                spans.append((s, o, o + W))
+                flags.append(f)
         ids, starts, punct, case = [], [], np.empty((size, W), np.int32), np.empty((size, W), np.int32)
-        for k, s in enumerate(src):
+        for k, ((s, o, e), f) in enumerate(zip(spans, flags)):
             flat, offsets, p, c = self.streams[s]
-            o, flags = self.span(s, len(p))
-            i, st = pack_windows(flat, offsets, [(o, o + W)], self.edge, [flags])
+            i, st = pack_windows(flat, offsets, [(o, e)], self.edge, [f])
             ids.append(i[0])
             starts.append(st[0])
-            punct[k], case[k] = p[o:o + W], c[o:o + W]
+            punct[k], case[k] = p[o:e], c[o:e]
         x = np.zeros((size, max(map(len, ids))), np.int32)
         for k, i in enumerate(ids):
             x[k, :len(i)] = i
         return (x, np.stack(starts)), (punct, case)
+
+
+def sentence_runs(ends: np.ndarray, longest: int, most: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """(first words, lengths) of the runs of one to ``most`` whole sentences of at most ``longest`` words, given
+    the words that end a sentence; sorted by length."""
+    firsts, lengths = [], []
+    for k in range(1, most + 1):
+        d = ends[k:] - ends[:-k]
+        fits = d <= longest
+        firsts.append(ends[:-k][fits] + 1)
+        lengths.append(d[fits])
+    firsts, lengths = np.concatenate(firsts), np.concatenate(lengths)
+    order = np.argsort(lengths, kind="stable")
+    return firsts[order], lengths[order]
 
 
 def dev_windows(stream, window: int, limit: int):
@@ -240,7 +281,7 @@ def train(args) -> Path:
     elif init:
         # Another run's history, CPU time and commands carry over: the card counts the whole cost.
         state = read_state(init)
-        state["hyper"].update(lr=args.lr, steps=args.steps, edges=args.edges, hard=args.hard)
+        state["hyper"].update(lr=args.lr, steps=args.steps, edges=args.edges, hard=args.hard, short=args.short)
         state.update(rng=None, stage_start=state["epoch"], init_from=str(init))
         model = build(state["hyper"], args.lr)
         init_weights(load_trained(init), model)
@@ -248,6 +289,8 @@ def train(args) -> Path:
     else:
         state, model = start(build, args, HYPER)
     hyper = state["hyper"]
+    if hyper.get("short") and not hyper.get("edges"):
+        raise TrainingError("--short marks both edges of an input: give --edges too")
     hard = hyper.get("hard", 1.0)
     teacher = None
     if hard < 1.0:
@@ -259,7 +302,8 @@ def train(args) -> Path:
     rng = rng_of(state, args.seed)
     ends = [meta["punct_labels"].index(lab) for lab in ("PERIOD", "QUESTION")]
     sampler = WordWindowSampler(streams, sampling_weights(meta, corpora), hyper["window"], rng,
-                                edge=meta["vocab_size"], edges=hyper.get("edges", 0.0), end_labels=ends)
+                                edge=meta["vocab_size"], edges=hyper.get("edges", 0.0), end_labels=ends,
+                                short=hyper.get("short", 0.0))
 
     def batches():
         while True:
@@ -327,6 +371,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--edges", type=float, default=0.0,
                    help="share of windows that begin or end at a sentence boundary, marked with the edge id")
+    p.add_argument("--short", type=float, default=0.0,
+                   help="share of batches of whole short inputs (1-3 sentences, edge ids on both sides; needs --edges)")
     p.add_argument("--init-from", help="a training folder whose best weights start this run (same tokenizer)")
     p.add_argument("--teacher", help="an exported token.onnx (beside its card) whose outputs the student learns")
     p.add_argument("--hard", type=float, default=1.0,
