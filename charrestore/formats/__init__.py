@@ -67,8 +67,9 @@ def restore_file(text: str, fmt: str, restorer, resegment: bool = False, timing:
     """The file restored: all its words as one document, each put back in its place (with ``resegment``, in new
     cues cut at sentence ends: SRT and VTT only). Plain text whose spaces are to be restored
     (``spaces="restore"``, or "auto" on text with no space inside a line) is one document for the restorer, its
-    line breaks read as spaces and then put back (with the white space around them) after the marks at their place. Word times (ASR JSON words, inline VTT times) shift the punctuation by the pauses
-    between words when the engine's model has pause offsets; ``timing=False`` (``--no-timing``) ignores them."""
+    line breaks read as spaces and then put back (with the white space around them) after the marks at their
+    place. Word times (ASR JSON words, inline VTT times) shift the punctuation by the pauses between words when
+    the engine's model has pause offsets; ``timing=False`` (``--no-timing``) ignores them."""
     return "".join(file_pieces(text, fmt, restorer, resegment, timing))
 
 

@@ -48,12 +48,9 @@ class Parsed(ABC):
     def write(self, restored: Sequence[str], pack: LanguagePack) -> str:
         """The file with ``restored[i]`` (word i restored: same base graphemes, new case and marks) in place."""
 
-    def restore(self, restorer, timing: bool = True) -> str:
-        """The file with all its words restored as one document, each in its place."""
-        return "".join(self.restore_iter(restorer, timing))
-
     def restore_iter(self, restorer, timing: bool = True) -> Iterator[str]:
-        """``restore``'s output in consecutive pieces, for a writer that need not hold it whole."""
+        """The file with all its words restored as one document, each in its place, in consecutive pieces (a
+        writer need not hold it whole)."""
         texts = [w.text for w in self.words]
         yield self.write(restore_words(restorer, texts, own_times(self.words, restorer, timing)), restorer.pack)
 
