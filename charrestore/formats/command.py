@@ -71,10 +71,11 @@ def run_file(args, restorer) -> int:
 def _write_file(pieces, path: str) -> None:
     """A regular file is written beside itself and renamed into place, with the mode it had (or a new file's);
     anything else (/dev/null, a pipe) is written in place."""
-    if os.path.exists(path) and not os.path.isfile(path):
+    exists = os.path.exists(path)
+    if exists and not os.path.isfile(path):
         with open(path, "wb") as f:
             return _write(pieces, f)
-    if os.path.exists(path):
+    if exists:
         mode = os.stat(path).st_mode & 0o7777
     else:
         umask = os.umask(0)

@@ -186,12 +186,11 @@ class WordWindowSampler:
         length = int(self.rng.choice(self.inputs[src[0]][1]))
         out = []
         for s in src:
-            firsts, lengths = self.inputs[s]
-            lo, hi = np.searchsorted(lengths, [length, length + 1])
+            lo, hi = np.searchsorted(self.inputs[s][1], [length, length + 1])
             if lo == hi:
-                s, (firsts, lengths) = src[0], self.inputs[src[0]]
-                lo, hi = np.searchsorted(lengths, [length, length + 1])
-            o = int(firsts[self.rng.integers(lo, hi)])
+                s = src[0]
+                lo, hi = np.searchsorted(self.inputs[s][1], [length, length + 1])
+            o = int(self.inputs[s][0][self.rng.integers(lo, hi)])
             out.append((s, o, o + length))
         return length, out
 
