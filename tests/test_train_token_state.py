@@ -47,11 +47,11 @@ def test_weights_only_state_resumes(tmp_path):
         np.testing.assert_array_equal(w, saved[f"w{i}"])
 
 
-def test_init_from_adds_the_edge_row_and_carries_the_run(tmp_path):
+def test_init_from_adds_the_edge_row_takes_the_window_and_carries_the_run(tmp_path):
     first = train(tiny_args(tmp_path / "a"))
     start = load_trained(first).get_weights()
     # At learning rate 0 the new run keeps the weights it starts from: the old ones plus the edge row.
-    out = train(tiny_args(tmp_path / "b", "--init-from", str(first), "--edges", "0.5", "--lr", "0"))
+    out = train(tiny_args(tmp_path / "b", "--init-from", str(first), "--edges", "0.5", "--lr", "0", "--window", "12"))
     weights = keras.saving.load_model(out / "last.keras").get_weights()
     assert weights[0].shape == (start[0].shape[0] + 1, start[0].shape[1])
     np.testing.assert_array_equal(weights[0][:-1], start[0])
@@ -60,7 +60,7 @@ def test_init_from_adds_the_edge_row_and_carries_the_run(tmp_path):
         np.testing.assert_array_equal(w, s)
     a, b = (json.loads((d / "state.json").read_text()) for d in (first, out))
     assert b["stage_start"] == a["epoch"] and b["epoch"] == a["epoch"] + 1
-    assert b["hyper"]["edges"] == 0.5 and b["cpu_seconds"] > a["cpu_seconds"]
+    assert b["hyper"]["edges"] == 0.5 and b["hyper"]["window"] == 12 and b["cpu_seconds"] > a["cpu_seconds"]
     assert b["history"][:a["epoch"]] == a["history"] and b["commands"][:-1] == a["commands"]
 
 

@@ -51,6 +51,25 @@ def test_char_run_resumes_from_a_weights_only_state(tmp_path):
         np.testing.assert_array_equal(w, saved[f"w{i}"])
 
 
+def test_a_weights_only_state_seeds_a_whole_run_and_a_new_window(tmp_path):
+    state_dir = tmp_path / "state"
+    train(tiny_char_args(tmp_path / "a", "--save-state", str(state_dir), "--state-weights-only"))
+
+    # Seeded with no training, the folder already holds a loadable model with the state's weights
+    # (what `export` and `--init-from` read).
+    seeded = train(tiny_char_args(tmp_path / "b", "--resume-from", str(state_dir), "--epochs", "0"))
+    saved = np.load(state_dir / WEIGHTS)
+    for i, w in enumerate(keras.saving.load_model(seeded / LAST).get_weights()):
+        np.testing.assert_array_equal(w, saved[f"w{i}"])
+
+    # --set-window changes the training windows from then on; later stages keep it.
+    out = train(tiny_char_args(tmp_path / "c", "--resume-from", str(state_dir), "--set-window", "32"))
+    assert json.loads((out / STATE).read_text())["hyper"]["window"] == 32
+    again = train(tiny_char_args(out, "--epochs", "1"))
+    state = json.loads((again / STATE).read_text())
+    assert state["hyper"]["window"] == 32 and state["epoch"] == 3
+
+
 def tiny_model():
     keras.utils.set_random_seed(0)
     return build_char_model(30, 8, emb=4, conv=8, kernel=3, dilations=(1,), lstm=4)

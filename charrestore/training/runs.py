@@ -107,6 +107,8 @@ def resume(out: Path, build, set_lr: float | None = None):
     else:
         model = build(state["hyper"], set_lr or state["history"][-1]["lr"])
         load_weights(model, out / WEIGHTS)
+        model.optimizer.build(model.trainable_variables)  # zero moments, saved whole (no loading warnings)
+        model.save(out / LAST)  # the folder is now a whole run: `export` and `--init-from` read it as it is
         print("weights-only state: Adam's moments restart at the saved learning rate", flush=True)
     print(f"resuming at epoch {state['epoch']} (cumulative CPU {state['cpu_seconds'] / 3600:.2f} h)", flush=True)
     return state, model

@@ -156,6 +156,8 @@ def train(args) -> Path:
 
     state, model = resume(out, build, args.set_lr) or start(build, args, HYPER)
     hyper = state["hyper"]
+    if args.set_window:
+        hyper["window"] = args.set_window
     hard = hyper.get("hard", 1.0)  # a resumed run keeps its own
     teacher = teacher_of(args, hard, meta, pack)
     dev_x, dev_y = dev_windows(np.load(data_dir / "dev_ids.npy"), np.load(data_dir / "dev_cls.npy"),
@@ -193,6 +195,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--threads", type=int, default=0, help="TensorFlow threads (0 = all cores)")
     p.add_argument("--set-lr", type=float, help="when resuming, continue at this learning rate (a manual decay stage)")
+    p.add_argument("--set-window", type=int, help="when resuming, train on windows of this many graphemes from now "
+                   "on (the dev windows keep --window, so that the val loss stays comparable)")
     p.add_argument("--emb", type=int, default=64)
     p.add_argument("--conv", type=int, default=96)
     p.add_argument("--kernel", type=int, default=5)

@@ -280,7 +280,8 @@ def train(args) -> Path:
     elif init:
         # Another run's history, CPU time and commands carry over: the card counts the whole cost.
         state = read_state(init)
-        state["hyper"].update(lr=args.lr, steps=args.steps, edges=args.edges, hard=args.hard, short=args.short)
+        state["hyper"].update(lr=args.lr, steps=args.steps, edges=args.edges, hard=args.hard, short=args.short,
+                              window=args.window)
         state.update(rng=None, stage_start=state["epoch"], init_from=str(init))
         model = build(state["hyper"], args.lr)
         init_weights(load_trained(init), model)
