@@ -29,6 +29,17 @@ def session(path: Path, threads: int = 1):
     return sess
 
 
+def int8_kernels() -> str:
+    """The x86 instruction sets that pick ONNX Runtime's int8 kernels on this CPU (numpy's CPU probe): the
+    kernels round differently, so an int8 model's logits, and a rare near-tie decision, differ between them."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__ as features
+    except ImportError:  # another numpy layout, or not x86
+        return "unknown"
+    tags = ("AVX512_VNNI", "AVX512BW", "AVX_VNNI", "AVX2")
+    return "+".join(t.lower() for t in tags if features.get(t)) or "other"
+
+
 def run(sess, ids: np.ndarray) -> np.ndarray:
     """Logits [batch, time, classes] for int32 ids [batch, time]."""
     return sess.run(None, {sess.get_inputs()[0].name: ids.astype(np.int32, copy=False)})[0]

@@ -1,5 +1,8 @@
 """Write tests/golden/golden.json: the shipped models' outputs on tests/golden/texts.json, for a refactor to keep.
 
+The file names the CPU's int8 kernels (``runtime.int8_kernels``): tests/test_golden.py holds outputs byte-identical
+on such a CPU, and allows rare near-tie flips on another.
+
 Each text is tried as given, lower-cased without its marks, and without its spaces, through every engine its
 pack has and several spaces/segmenter settings. Rerun only when outputs are meant to change, and say why in
 the commit: tests/test_golden.py holds every later change to byte-identical outputs.
@@ -13,6 +16,7 @@ from pathlib import Path
 import regex
 
 from charrestore import Restorer, load_pack
+from charrestore.runtime import int8_kernels
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
@@ -43,6 +47,6 @@ def cases() -> list[dict]:
 
 
 if __name__ == "__main__":
-    result = cases()
+    result = {"int8_kernels": int8_kernels(), "cases": cases()}
     (HERE / "golden.json").write_text(json.dumps(result, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
-    print(f"{len(result)} cases written to {HERE / 'golden.json'}")
+    print(f"{len(result['cases'])} cases ({result['int8_kernels']} int8 kernels) written to {HERE / 'golden.json'}")

@@ -1,17 +1,25 @@
-"""Byte-identical outputs of the shipped models on a fixed set of inputs (written by scripts/make_golden.py).
+"""Outputs of the shipped models on a fixed set of inputs (written by scripts/make_golden.py).
 
-A refactor must keep every one; a change meant to alter outputs regenerates the file and says why.
+On a CPU with the int8 kernels that the file was written with, every output is byte-identical: a refactor must
+keep them all, and a change meant to alter outputs regenerates the file and says why. ONNX Runtime's int8
+kernels for other instruction sets round differently, which can flip a near-tie decision; there, at most
+``FOREIGN_FLIPS`` of a group's cases may differ, and each of those must still keep its input's base text.
 """
 
 import json
+import math
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-from charrestore import Restorer
+from charrestore import Restorer, base_text, load_pack
+from charrestore.runtime import int8_kernels
 
-CASES = json.loads((Path(__file__).parent / "golden" / "golden.json").read_text(encoding="utf-8"))
+GOLDEN = json.loads((Path(__file__).parent / "golden" / "golden.json").read_text(encoding="utf-8"))
+CASES = GOLDEN["cases"]
+SAME_KERNELS = GOLDEN["int8_kernels"] == int8_kernels()
+FOREIGN_FLIPS = 0.1  # share of a group's cases (seen: 2 of 90, one input's mark, between AVX2 and AVX-512)
 GROUPS = defaultdict(list)
 for case in CASES:
     GROUPS[(case["lang"], case["engine"], case["spaces"], case.get("segmenter", "auto"))].append(case)
@@ -28,5 +36,13 @@ def test_golden_covers_every_pack_engine_and_input_kind():
 def test_outputs_are_byte_identical(key):
     lang, engine, spaces, segmenter = key
     restorer = Restorer(lang=lang, engine=engine, spaces=spaces, segmenter=segmenter)
-    got = [restorer(c["input"]) for c in GROUPS[key]]
-    assert got == [c["output"] for c in GROUPS[key]]
+    cases = GROUPS[key]
+    got = [restorer(c["input"]) for c in cases]
+    if SAME_KERNELS:
+        assert got == [c["output"] for c in cases]
+        return
+    flips = [(c, g) for c, g in zip(cases, got) if g != c["output"]]
+    assert len(flips) <= math.ceil(FOREIGN_FLIPS * len(cases)), [c["input"] for c, _ in flips]
+    pack = load_pack(lang)
+    for case, out in flips:
+        assert base_text(out, pack) == base_text(case["input"], pack)
