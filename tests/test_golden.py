@@ -19,7 +19,8 @@ from charrestore.runtime import int8_kernels
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "golden.json").read_text(encoding="utf-8"))
 CASES = GOLDEN["cases"]
 SAME_KERNELS = GOLDEN["int8_kernels"] == int8_kernels()
-FOREIGN_FLIPS = 0.1  # share of a group's cases (seen: 2 of 90, a few marks of one input's two forms, between AVX2 and AVX-512)
+# a share of a group's cases (seen: 2 of 90, a few marks of one input's two forms, between AVX2 and AVX-512)
+FOREIGN_FLIPS = 0.1
 GROUPS = defaultdict(list)
 for case in CASES:
     GROUPS[(case["lang"], case["engine"], case["spaces"], case.get("segmenter", "auto"))].append(case)
