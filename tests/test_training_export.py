@@ -67,6 +67,20 @@ def test_token_export_writes_a_checked_card_and_the_tokenizer(token_run, tmp_pat
     assert card["export_checks"]["words"] == 8 * 8
 
 
+
+def test_a_weight_average_exports_one_model_of_one_members_size(token_run, tmp_path):
+    """``--average weights`` of a run with itself is that run: the same outputs, one member's parameters."""
+    one = export_token.export([token_run], "en", tmp_path / "one", "token", 16, 6, 3, check_windows=8, quantize=False)
+    both = export_token.export([token_run, token_run], "en", tmp_path / "soup", "token", 16, 6, 3, check_windows=8,
+                               quantize=False, average="weights")
+    assert card_of(both)["parameters"] == card_of(one)["parameters"]
+    assert card_of(both)["ensemble"].startswith("mean of the members' weights")
+    ids = np.arange(1, 13, dtype=np.int32)[None]
+    feeds = {"ids": ids, "starts": np.array([[0, 3, 5, 9]], np.int32)}
+    for a, b in zip(flow.predict(one, feeds), flow.predict(both, feeds)):
+        np.testing.assert_allclose(a, b, atol=1e-5)
+
+
 def confident_model():
     """A tiny untrained char model whose argmax is class 0 everywhere, so that int8 agrees with fp32."""
     keras.utils.set_random_seed(0)

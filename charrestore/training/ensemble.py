@@ -1,9 +1,12 @@
-"""Several trained runs of one vocabulary exported as one graph: the mean of their log-probabilities.
+"""Several trained runs of one vocabulary exported as one model: the mean of their log-probabilities, or of
+their weights.
 
 Runs trained from different seeds or sizes make partly different errors, and averaging their log-softmax
 outputs (a geometric-mean ensemble) removes some of them. The runtime does not change: it still sees one
-ONNX model with the same inputs and outputs, and log-probabilities serve as its logits. ``export.load_runs``
-loads the members and checks that they read the same input ids.
+ONNX model with the same inputs and outputs, and log-probabilities serve as its logits. Runs that continued
+one another (``train --init-from``) share one basin, so the mean of their weights (a "model soup") is itself
+a good model, at one member's cost. ``export.load_runs`` loads the members and checks that they read the same
+input ids.
 """
 
 from __future__ import annotations
@@ -31,9 +34,24 @@ def combine(models: list):
     return keras.Model(feed, heads if len(heads) > 1 else heads[0], name="ensemble")
 
 
-def training_record(runs: list[Path], models: list, seen_key: str, machine: str) -> dict:
+def soup(models: list):
+    """The first member with the mean of all members' weights; members must have the same shapes."""
+    shapes = [[tuple(w.shape) for w in m.weights] for m in models]
+    if any(s != shapes[0] for s in shapes[1:]):
+        from .runs import TrainingError
+        raise TrainingError("export --average weights: the runs' models differ in shape")
+    import numpy as np
+
+    mean = [np.mean([m.weights[i].numpy().astype(np.float64) for m in models], axis=0)
+            for i in range(len(shapes[0]))]
+    models[0].set_weights([a.astype(w.dtype) for a, w in zip(mean, models[0].weights)])
+    return models[0]
+
+
+def training_record(runs: list[Path], models: list, seen_key: str, machine: str, average: str = "outputs") -> dict:
     """Card fields ``hyper``, ``parameters`` and ``training``: as before for one run, and for an ensemble
-    a list of members plus the total CPU time that every member cost."""
+    a list of members plus the total CPU time that every member cost (for a soup, the largest member's:
+    runs that continue one another count the CPU time before them)."""
     records = []
     for run, model in zip(runs, models):
         state = json.loads((run / "state.json").read_text())
@@ -50,7 +68,10 @@ def training_record(runs: list[Path], models: list, seen_key: str, machine: str)
         return {"hyper": r["hyper"], "parameters": r["parameters"],
                 "training": {k: r[k] for k in ("epochs", "cpu_hours", "wall_hours", f"{seen_key}_seen",
                                                "best_val_loss")} | {"machine": machine, "commands": r["commands"]}}
-    return {"hyper": [r["hyper"] for r in records], "parameters": sum(r["parameters"] for r in records),
-            "ensemble": "mean of the members' log-softmax outputs",
-            "training": {"members": records, "cpu_hours": round(sum(r["cpu_hours"] for r in records), 3),
-                         "wall_hours": round(sum(r["wall_hours"] for r in records), 3), "machine": machine}}
+    total = sum if average == "outputs" else max
+    return {"hyper": [r["hyper"] for r in records],
+            "parameters": total(r["parameters"] for r in records),
+            "ensemble": "mean of the members' log-softmax outputs" if average == "outputs" else
+                        "mean of the members' weights (one model of one member's size)",
+            "training": {"members": records, "cpu_hours": round(total(r["cpu_hours"] for r in records), 3),
+                         "wall_hours": round(total(r["wall_hours"] for r in records), 3), "machine": machine}}

@@ -3,7 +3,7 @@
 
 The export fails unless ORT fp32 matches Keras within 1e-4 and the int8 argmax agrees with fp32 on at least
 99.5% of dev positions (of each head): a shipped model must be the model that was trained. Several runs that
-share their input ids export as one averaged model (``ensemble.combine``).
+share their input ids export as one averaged model (``ensemble.combine``, or ``ensemble.soup`` for their weights).
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ def add_arguments(p, kind: str, shared: str, unit: str, window: int, overlap: in
     """The options of ``charrestore export <kind>``; the window settings go to the card as run-time defaults."""
     p.add_argument("--run", required=True, nargs="+", help=f"training folder (train {kind} --out); several share "
                                                            f"a {shared} and export as one averaged model")
+    p.add_argument("--average", choices=("outputs", "weights"), default="outputs",
+                   help="several runs: the mean of their log-softmax outputs (an ensemble) or of their weights "
+                        "(one model; runs that continued one another)")
     p.add_argument("--lang", required=True)
     p.add_argument("--out", required=True, help="models/<lang>")
     p.add_argument("--name", default=kind)
@@ -54,7 +57,7 @@ def add_arguments(p, kind: str, shared: str, unit: str, window: int, overlap: in
     p.add_argument("--cut", type=int, default=cut, help=f"{unit} dropped at the end of a window (the card's cut)")
 
 
-def load_runs(runs: list[Path], kind: str, data_files: tuple[str, ...], shared: dict):
+def load_runs(runs: list[Path], kind: str, data_files: tuple[str, ...], shared: dict, average: str = "outputs"):
     """``(first state, first meta, members, model)`` of the runs to export; ``shared`` maps what the members
     must have in common (a description) to a function of a run folder. The checks come before TensorFlow
     starts; ``<kind>_model`` is imported for the custom layers that loading needs."""
@@ -70,7 +73,8 @@ def load_runs(runs: list[Path], kind: str, data_files: tuple[str, ...], shared: 
     importlib.import_module(f"{__package__}.{kind}_model")
     members = [load_trained(r) for r in runs]
     state, meta = (json.loads(p.read_text()) for p in (runs[0] / STATE, runs[0] / "data" / "meta.json"))
-    return state, meta, members, ensemble.combine(members)
+    model = ensemble.combine(members) if average == "outputs" or len(members) == 1 else ensemble.soup(members)
+    return state, meta, members, model
 
 
 def store_conv_weights_fp16(path: Path) -> int:
@@ -189,10 +193,10 @@ def versions() -> dict:
 
 
 def write(card_path: Path, card: dict, runs: list[Path], members: list, seen: str, machine: str,
-          also: tuple[Path, ...] = ()) -> None:
+          also: tuple[Path, ...] = (), average: str = "outputs") -> None:
     """Complete a card with the training record, the export command and the versions, and write it
     (``write_card`` adds the sha256 of its file); ``also`` names further files written for the log line."""
-    card = {**card, **ensemble.training_record(runs, members, seen, machine),
+    card = {**card, **ensemble.training_record(runs, members, seen, machine, average),
             "export_command": " ".join(sys.argv), "versions": versions()}
     write_card(card_path, card)
     onnx_path = card_path.parent / card["file"]

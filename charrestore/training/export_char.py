@@ -18,9 +18,9 @@ from .train_char import DATA_FILES, dev_windows
 
 
 def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, overlap: int, cut: int,
-           check_windows: int = 500, quantize: bool = True) -> Path:
+           check_windows: int = 500, quantize: bool = True, average: str = "outputs") -> Path:
     state, meta, members, model = flow.load_runs(runs, "char", DATA_FILES, {
-        "vocabulary": lambda r: json.loads((r / "data" / "meta.json").read_text())["vocab"]})
+        "vocabulary": lambda r: json.loads((r / "data" / "meta.json").read_text())["vocab"]}, average)
     pack = load_pack(lang)
     data = runs[0] / "data"
     dev_x, _ = dev_windows(np.load(data / "dev_ids.npy"), np.load(data / "dev_cls.npy"), state["hyper"]["window"],
@@ -43,7 +43,7 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
         "dev": meta["dev"] if isinstance(meta["dev"], str) else [Path(p).name for p in meta["dev"]],
         "dev_unk_rate": meta["dev_unk_rate"],
     }
-    flow.write(out_dir / f"{name}.json", card, runs, members, "chars", "2-core CPU, no GPU")
+    flow.write(out_dir / f"{name}.json", card, runs, members, "chars", "2-core CPU, no GPU", average=average)
     return onnx_path
 
 
@@ -52,4 +52,5 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> Path:
-    return export([Path(r) for r in args.run], args.lang, Path(args.out), args.name, args.window, args.overlap, args.cut)
+    return export([Path(r) for r in args.run], args.lang, Path(args.out), args.name, args.window, args.overlap,
+                  args.cut, average=args.average)

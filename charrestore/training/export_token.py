@@ -20,10 +20,10 @@ from .train_token import DATA_FILES, TOKENIZER, dev_windows, load_stream
 
 
 def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, overlap: int, cut: int,
-           check_windows: int = 300, quantize: bool = True) -> Path:
+           check_windows: int = 300, quantize: bool = True, average: str = "outputs") -> Path:
     state, meta, members, model = flow.load_runs(runs, "token", DATA_FILES, {
         "tokenizer": lambda r: sha256_of(r / "data" / TOKENIZER),
-        "edge training (all or none)": lambda r: bool(read_state(r)["hyper"].get("edges"))})
+        "edge training (all or none)": lambda r: bool(read_state(r)["hyper"].get("edges"))}, average)
     edge = meta["vocab_size"] if state["hyper"].get("edges") else None
     dev_holdout = Holdout.parse(meta.get("dev_holdout", 0))
     pack = load_pack(lang)
@@ -53,7 +53,8 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
         "dev": [Path(p).name for p in meta["dev"]] + ([dev_holdout.describe()] if dev_holdout else []),
     }
     flow.write(out_dir / f"{name}.json", card, runs, members, "words",
-               "2-core CPU, no GPU (TensorFlow on 1 thread beside another training)", also=(tok_path,))
+               "2-core CPU, no GPU (TensorFlow on 1 thread beside another training)", also=(tok_path,),
+               average=average)
     return onnx_path
 
 
@@ -63,5 +64,5 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> Path:
-    return export([Path(r) for r in args.run], args.lang, Path(args.out), args.name, args.window, args.overlap, args.cut,
-                  quantize=not args.fp32)
+    return export([Path(r) for r in args.run], args.lang, Path(args.out), args.name, args.window, args.overlap,
+                  args.cut, quantize=not args.fp32, average=args.average)
