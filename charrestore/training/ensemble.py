@@ -14,6 +14,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
+from .runs import TrainingError
+
 
 def combine(models: list):
     """One model for many: a single member is returned as it is; several share fresh copies of the first
@@ -38,10 +42,7 @@ def soup(models: list):
     """The first member with the mean of all members' weights; members must have the same shapes."""
     shapes = [[tuple(w.shape) for w in m.weights] for m in models]
     if any(s != shapes[0] for s in shapes[1:]):
-        from .runs import TrainingError
         raise TrainingError("export --average weights: the runs' models differ in shape")
-    import numpy as np
-
     mean = [np.mean([m.weights[i].numpy().astype(np.float64) for m in models], axis=0)
             for i in range(len(shapes[0]))]
     models[0].set_weights([a.astype(w.dtype) for a, w in zip(mean, models[0].weights)])
