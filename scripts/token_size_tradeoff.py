@@ -53,7 +53,7 @@ def main():
     from charrestore.training.token_model import build_token_model
 
     rng = np.random.default_rng(0)
-    rows = []
+    rows, load = [], os.getloadavg()
     for size in args.sizes:
         emb, lstm = map(int, size.split("x"))
         model = build_token_model(args.vocab, emb=emb, lstm=lstm)
@@ -80,8 +80,9 @@ def main():
     lines += [f"| {r['emb']} x {r['lstm']} | {r['params']:,} | {r['fp32_mb']:.2f} | {r['int8_mb']:.2f} | "
               f"{r['table5_fp32_ms']:.2f} / {r['table5_int8_ms']:.2f} | {r['w100_fp32_ms']:.2f} / "
               f"{r['w100_int8_ms']:.2f} |" for r in rows]
-    lines += ["", "Untrained weights (inference cost does not depend on them); the machine's 2 cores were "
-              "shared with training runs while this ran, so absolute times are upper bounds.", ""]
+    lines += ["", f"Untrained weights (inference cost does not depend on them). Load average (1 min) before and after "
+              f"the run: {load[0]:.2f} and {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; under load the times "
+              "are upper bounds.", ""]
     Path(args.report).parent.mkdir(parents=True, exist_ok=True)
     Path(args.report).write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
