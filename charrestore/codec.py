@@ -15,69 +15,15 @@ pack's features: CAPS (the grapheme itself is upper case) and each mark or SPACE
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
 
 import numpy as np
-import regex
 
 from . import codec_fast
+from .clusters import case_split, glues_left, glues_right, graphemes, is_escape, upper_of
 from .packs import CAPS, SPACE, LanguagePack
-
-_GRAPHEME = regex.compile(r"\X")
-
-
-def graphemes(text: str) -> list[str]:
-    """Extended grapheme clusters (UAX #29): the unit every model sees."""
-    return _GRAPHEME.findall(text)
-
-
-def _recase(g: str, upper: bool) -> str:
-    """``g`` with only its first code point (in NFD: the base letter) case-mapped, its combining marks as they are.
-    Casing the whole cluster would map U+0345 to a letter (Ι), and a cluster that a rendering fuses from a
-    capital and a lone U+0345 would then never read back as that capital."""
-    d = unicodedata.normalize("NFD", g)
-    head = d[:1].upper() if upper else d[:1].lower()
-    return unicodedata.normalize("NFC", head + d[1:])
-
-
-@lru_cache(maxsize=65536)
-def _upper(g: str) -> str | None:
-    """The upper-case form of a lower-case grapheme, if the round trip is exact."""
-    up = _recase(g, True)
-    if up == g or len(graphemes(up)) != 1 or _recase(up, False) != g:
-        return None
-    return up
-
-
-@lru_cache(maxsize=65536)
-def case_split(g: str) -> tuple[str, bool]:
-    """(lower-case base, was upper case). Graphemes whose case does not round-trip
-    exactly (ß, ǅ, final sigma) stay as they are, so that nothing is ever altered."""
-    low = _recase(g, False)
-    if low != g and len(graphemes(low)) == 1 and _upper(low) == g:
-        return low, True
-    return g, False
-
-
-@lru_cache(maxsize=65536)
-def _glues_left(g: str) -> bool:
-    """True if ``g`` would fuse with a mark or space inserted before it (combining marks, ZWJ...)."""
-    return len(graphemes(" " + g)) < 2
-
-
-@lru_cache(maxsize=65536)
-def _glues_right(g: str) -> bool:
-    """True if a mark or space inserted after ``g`` would fuse with it (prepend characters)."""
-    return len(graphemes(g + " ")) < 2
-
 
 def _is_word_char(g: str) -> bool:
     return g[:1].isalnum()
-
-
-def _is_escape(g: str) -> bool:
-    """An invalid input byte, read as a surrogate escape (U+DC80..U+DCFF): opaque, written back as that byte."""
-    return "\udc80" <= g[:1] <= "\udcff"
 
 
 def _held(gs: list[str], i: int) -> bool:
@@ -86,9 +32,9 @@ def _held(gs: list[str], i: int) -> bool:
     space before a lone combining mark is text too: taking it out would fuse the mark into the grapheme before
     it, and the marks between them would be lost."""
     nxt = gs[i + 1] if i + 1 < len(gs) else ""
-    if _is_escape(nxt) or (i > 0 and _is_escape(gs[i - 1])):
+    if is_escape(nxt) or (i > 0 and is_escape(gs[i - 1])):
         return True
-    return gs[i].isspace() and nxt != "" and _glues_left(nxt)
+    return gs[i].isspace() and nxt != "" and glues_left(nxt)
 
 
 def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[str], np.ndarray]:
@@ -186,10 +132,10 @@ def render(base: list[str], classes, pack: LanguagePack) -> str:
     for i, (g, c) in enumerate(zip(base, classes)):
         c = int(c)
         if c & caps_bit:
-            g = _upper(g) or g
+            g = upper_of(g) or g
         out.append(g)
         nxt = base[i + 1] if i < last else ""
-        if not c & after_mask or _glues_right(g) or (nxt and _glues_left(nxt)) or _is_escape(g) or _is_escape(nxt):
+        if not c & after_mask or glues_right(g) or (nxt and glues_left(nxt)) or is_escape(g) or is_escape(nxt):
             continue
         out.extend(m for b, m in marks if c & b)
         if c & space_bit and nxt and not (g[:1].isspace() or nxt[:1].isspace()):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import regex
 
+from .clusters import case_split, glues_left, glues_right, is_escape, upper_of
 from .packs import CAPS, SPACE, LanguagePack
 
 MIN_CHARS = 64  # below this the set-up costs more than the Python loop
@@ -62,10 +63,8 @@ def _target(pack: LanguagePack, apply_map: bool, g: str) -> tuple[int, bool]:
 
 def parse(norm: str, pack: LanguagePack, apply_map: bool) -> tuple[list[str], np.ndarray] | None:
     """``codec.parse`` of normalized text whose code points are its graphemes; None if it holds an invalid byte."""
-    from .codec import _is_escape, case_split
-
     chars, inv = _code_points(norm)
-    if any(map(_is_escape, chars)):
+    if any(map(is_escape, chars)):
         return None
     props = [_target(pack, apply_map, g) for g in chars]
     t = np.array([p[0] for p in props], np.int32)[inv]
@@ -89,8 +88,6 @@ def parse(norm: str, pack: LanguagePack, apply_map: bool) -> tuple[list[str], np
 
 def render(base: list[str], classes, pack: LanguagePack) -> str | None:
     """``codec.render`` before normalization, if every base grapheme is one code point (else None)."""
-    from .codec import _glues_left, _glues_right, _is_escape, _upper
-
     joined = "".join(base)
     if len(joined) != len(base):
         return None
@@ -99,10 +96,10 @@ def render(base: list[str], classes, pack: LanguagePack) -> str | None:
     caps = (c & pack.bit(CAPS)) != 0
     text = np.array(chars, object)[inv]
     if caps.any():
-        text[caps] = np.array([_upper(g) or g for g in chars], object)[inv[caps]]
+        text[caps] = np.array([upper_of(g) or g for g in chars], object)[inv[caps]]
     # no mark or space after a grapheme that would fuse with it, or before one, or beside an invalid byte
-    right = np.array([_glues_right(g) or _is_escape(g) for g in chars], bool)[inv]
-    left = np.array([_glues_left(g) or _is_escape(g) for g in chars], bool)[inv]
+    right = np.array([glues_right(g) or is_escape(g) for g in chars], bool)[inv]
+    left = np.array([glues_left(g) or is_escape(g) for g in chars], bool)[inv]
     white = np.array([g[:1].isspace() for g in chars], bool)[inv]
     blocked = right.copy()
     blocked[:-1] |= left[1:]

@@ -17,7 +17,8 @@ from typing import Sequence
 
 import numpy as np
 
-from .codec import _upper, parse, render
+from .clusters import upper_of
+from .codec import parse, render
 from .packs import CAPS, SPACE, LanguagePack
 
 #: Token-level names of the marks (IWSLT); a mark not listed is named by itself.
@@ -63,7 +64,7 @@ def casing_ids(base: Sequence[str], classes: np.ndarray, spans: Sequence[tuple[i
     classes = np.asarray(classes)
     starts = np.fromiter((s for s, _ in spans), dtype=np.int64, count=len(spans))
     upper = (classes & caps) != 0
-    cased = upper | np.fromiter((_upper(g) is not None for g in base), dtype=bool, count=len(base))
+    cased = upper | np.fromiter((upper_of(g) is not None for g in base), dtype=bool, count=len(base))
     n_upper = np.add.reduceat(upper.astype(np.int64), starts)
     n_cased = np.add.reduceat(cased.astype(np.int64), starts)
     cased_at = np.flatnonzero(cased)

@@ -17,7 +17,8 @@ from typing import Iterator
 import numpy as np
 import regex
 
-from .codec import _glues_left, _is_escape, graphemes, parse, render
+from .clusters import glues_left, graphemes, is_escape
+from .codec import parse, render
 from .packs import CAPS, SPACE, LanguagePack
 from .spans import find
 
@@ -35,8 +36,8 @@ def _cuttable(text: str, i: int, pack: LanguagePack) -> bool:
     """Whether a piece may start at ``i``: a grapheme boundary before a character that parses as a base grapheme
     on its own (no white space, mark, invalid byte, or character that would fuse with what precedes it)."""
     c, before = text[i], text[i - 1]
-    if c.isspace() or c in pack.marks or _is_escape(c) or _is_escape(before) or unicodedata.combining(c) \
-            or _glues_left(c) or unicodedata.normalize(pack.normalization, before + c) != before + c:
+    if c.isspace() or c in pack.marks or is_escape(c) or is_escape(before) or unicodedata.combining(c) \
+            or glues_left(c) or unicodedata.normalize(pack.normalization, before + c) != before + c:
         return False
     lo = max(0, i - 16)
     at = lo

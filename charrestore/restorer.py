@@ -56,8 +56,9 @@ class Restorer:
         self.engine = engine_class(config.engine).load(self.pack, models_dir, options)
         self.engine.preload(config.spaces)
 
-    def __call__(self, text: str) -> str:
-        return self.engine.restore_one(text, self.config.spaces, self.config.hashtags)
+    def __call__(self, text: str, spaces: str | None = None) -> str:
+        """``text`` restored; ``spaces`` overrides the config's mode for this call."""
+        return self.engine.restore_one(text, spaces or self.config.spaces, self.config.hashtags)
 
     restore = __call__
 
@@ -73,6 +74,16 @@ class Restorer:
 
         return Stream(self.engine, DEFAULT_LOOKAHEAD if lookahead is None else lookahead,
                       DEFAULT_CONTEXT if context is None else context)
+
+    @property
+    def uses_times(self) -> bool:
+        """Whether the engine's punctuation reads the pauses between words (``restore_words``' ``times``)."""
+        return getattr(self.engine, "uses_times", False)
+
+    def restore_words(self, words: Sequence[str], end: bool = True, times=None) -> list[str]:
+        """The input's words restored, one string per word (case and marks only; the words stay the boundaries).
+        ``end=False``: more words follow; ``times``: a ``(start, end)`` or None per word, where ``uses_times``."""
+        return self.engine.restore_words(words, end=end, **({} if times is None else {"times": times}))
 
     def restore_many(self, texts: Sequence[str]) -> list[str]:
         """Several documents, each restored on its own (the same output as one call each)."""

@@ -1,6 +1,6 @@
 """The Naive Bayes word segmenter: restores spaces with a unigram+bigram word model (Norvig 2009).
 
-The model is data: word and word-pair counts (``models/<lang>/nb.tsv.gz`` and its card). Decoding is an
+The model is data: word and word-pair counts (``models/<lang>/nb.counts`` and its card). Decoding is an
 iterative Viterbi over (position, last word) states, linear in the input length for a fixed maximum word
 length ``L``, with no recursion. Texts longer than ``BLOCK`` characters are decoded a block at a time, each
 block resuming at the last boundary found well inside the previous one, so memory stays bounded.
@@ -17,7 +17,6 @@ True
 
 from __future__ import annotations
 
-import gzip
 import math
 from array import array
 from bisect import bisect_right
@@ -31,6 +30,8 @@ import regex
 
 from . import codec_fast, fast_viterbi
 from .cards import ModelError, load_card
+from .counts import reach_of
+from .counts import read as read_counts
 
 START = "<s>"  # the context of the first word of a text, and after punctuation
 _GRAPHEME = regex.compile(r"\X")
@@ -335,16 +336,11 @@ class Segmenter:
         return ends
 
     def _reach(self) -> dict[str, int]:
-        """Last three letters -> length of the longest seen word ending in them (built on first use)."""
+        """Last three letters -> length of the longest seen word ending in them (from the counts file, or built
+        on first use)."""
         reach = self.__dict__.get("_reach_table")
         if reach is None:
-            reach = {}
-            for w in self._uni:
-                if len(w) > 2:
-                    key = w[-3:]
-                    if len(w) > reach.get(key, 0):
-                        reach[key] = len(w)
-            self._reach_table = reach
+            reach = self._reach_table = reach_of(list(self._uni))
         return reach
 
 
@@ -356,31 +352,18 @@ def _inside_graphemes(text: str) -> bytearray:
     return inside
 
 
-def read_counts(path: Path) -> tuple[list[str], np.ndarray, dict[str, str]]:
-    """Words, their counts, and per context word its pairs as a raw "word count word count ..." string.
-
-    The gzip TSV holds ``word<TAB>count`` lines, then ``prev<TAB>word count word count ...`` lines. It is
-    read in bulk (one split, one numpy parse): a per-line loop would take seconds.
-    """
-    with gzip.open(path, "rb") as fh:
-        fields = fh.read().decode("utf-8").replace("\t", "\n").split("\n")
-    keys, values = fields[0:-1:2], fields[1::2]
-    del fields
-    n_words = next((k for k, v in enumerate(values) if " " in v), len(values))
-    return keys[:n_words], np.asarray(values[:n_words], dtype=float), dict(zip(keys[n_words:], values[n_words:]))
-
-
 @lru_cache(maxsize=8)
 def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
     if prose:  # the same counts, shared, with the card's prose_params where it has them (the card is read once)
         return (general := _load(lang, root, False)).configured(**general.prose_params)
     card, path = load_card(lang, "nb", root)
     try:
-        words, counts, contexts = read_counts(path)
+        words, counts, contexts, reach = read_counts(path)
         params = card.get("params", {})
         seg = object.__new__(Segmenter)
         seg.total = float(card.get("total") or counts.sum())
         seg._index(words, counts, contexts)
+        seg._reach_table = reach
         seg.prose_params = card.get("prose_params") or {}
         seg._set(L=params.get("L", 20), smoothing=params.get("smoothing", 10.0),
                  camel=_evidence(params.get("camel", "hard")), digits=_evidence(params.get("digits", "hard")),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import regex
 
-from .codec import case_split, graphemes
+from .clusters import case_split, graphemes
 from .packs import LanguagePack
 
 _TLD = "com|org|net|edu|gov|mil|int|io|co|ai|app|dev|uk|de|fr|es|nl|ru|jp|cn|au|ca|info|biz|tv|ly|gl|eu|ch|se|xyz"

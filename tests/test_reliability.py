@@ -289,15 +289,15 @@ def test_a_swapped_token_model_is_a_clear_error(tmp_path):
 
 
 def test_a_bad_nb_model_fails_before_any_line_is_printed(tmp_path):
-    env = data_root(tmp_path, files={"nb.tsv.gz": b"not the counts"})
+    env = data_root(tmp_path, files={"nb.counts": b"not the counts"})
     res = cli("fix", "--engine", "pipeline", stdin=b"hello world\nhelloworld\n", env=env)
-    one_line_error(res, "nb.tsv.gz")
+    one_line_error(res, "nb.counts")
 
 
 def test_the_api_loads_the_nb_model_when_the_restorer_is_built(tmp_path):
     """Restorer (not only the CLI) fails at construction, not on the first unspaced input; spaces=keep never
     needs the segmenter, so it does not load it."""
-    env = data_root(tmp_path, files={"nb.tsv.gz": b"not the counts"})
+    env = data_root(tmp_path, files={"nb.counts": b"not the counts"})
     code = ("from charrestore import Restorer\n"
             "Restorer(lang='en', engine='pipeline', spaces='keep')\n"
             "try:\n    Restorer(lang='en', engine='pipeline')\nexcept Exception as exc:\n    print(type(exc).__name__)\n")

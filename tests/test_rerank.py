@@ -119,7 +119,7 @@ def models(tmp_path):
     """A models folder: the shipped English NB counts and reranker, to damage."""
     folder = tmp_path / "models" / "en"
     folder.mkdir(parents=True)
-    for name in ("nb.json", "nb.tsv.gz", "rerank.json", "rerank.weights.json"):
+    for name in ("nb.json", "nb.counts", "rerank.json", "rerank.weights.json"):
         shutil.copy(ROOT / "models" / "en" / name, folder / name)
     return tmp_path / "models"
 

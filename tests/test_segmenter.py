@@ -5,7 +5,6 @@ of the input is kept; long inputs go through in one pass; the CLI keeps the one-
 contract and reports a missing model in one line.
 """
 
-import gzip
 import json
 import os
 import shutil
@@ -18,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import charrestore.counts as counts_file
 import charrestore.segmenter as segmenter_module
 from charrestore.cards import ModelError
 from charrestore.codec import graphemes
@@ -139,7 +139,7 @@ def test_missing_model(tmp_path):
 
 def test_corrupt_counts(tmp_path):
     shutil.copytree(FIXTURE / "en", tmp_path / "en")
-    with open(tmp_path / "en" / "nb.tsv.gz", "ab") as fh:
+    with open(tmp_path / "en" / "nb.counts", "ab") as fh:
         fh.write(b"x")
     with pytest.raises(ModelError, match="sha256"):
         Segmenter.load("en", tmp_path)
@@ -279,16 +279,12 @@ TEXTS = ROOT / "tests" / "fixtures" / "text"
 
 def read_counts(folder: Path) -> tuple[dict, dict]:
     """(word -> count, "prev word" -> count) of a counts file written by train nb."""
-    unigrams, bigrams = {}, {}
-    with gzip.open(folder / "nb.tsv.gz", "rt", encoding="utf-8") as fh:
-        for line in fh:
-            key, rest = line.rstrip("\n").split("\t")
-            parts = rest.split(" ")
-            if len(parts) == 1:  # word<TAB>count
-                unigrams[key] = float(rest)
-            else:  # prev<TAB>word count word count ...
-                bigrams.update({f"{key} {w}": float(c) for w, c in zip(parts[::2], parts[1::2])})
-    return unigrams, bigrams
+    words, counts, contexts, _ = counts_file.read(folder / "nb.counts")
+    bigrams = {}
+    for prev, raw in contexts.items():
+        parts = raw.split(" ")
+        bigrams.update({f"{prev} {w}": float(c) for w, c in zip(parts[::2], parts[1::2])})
+    return dict(zip(words, counts.tolist())), bigrams
 
 
 def train_nb(out: Path, *corpora: str):
@@ -335,7 +331,7 @@ def test_train_nb_weight_one_keeps_integer_counts(tmp_path):
                           "--min-bigram-count", "1", "--L", "12", "--camel", "1", "--out", str(out)],
                          capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert res.returncode == 0, res.stderr
-    assert (out / "nb.tsv.gz").read_bytes() == (FIXTURE / "en" / "nb.tsv.gz").read_bytes()
+    assert (out / "nb.counts").read_bytes() == (FIXTURE / "en" / "nb.counts").read_bytes()
 
 
 # --- the engines' setting for running text (prose_params) ----------------------------------------------------

@@ -17,7 +17,8 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .. import long_text
-from ..codec import _upper, case_split, graphemes, kept_features, parse, render
+from ..clusters import case_split, graphemes, upper_of
+from ..codec import kept_features, parse, render
 from ..hashtags import HASHTAG_MODES, forms, split_text
 from ..packs import CAPS, SPACE, LanguagePack
 from ..spans import Protected, base_spans, protect
@@ -110,7 +111,7 @@ class Engine(ABC):
         if tags:
             given = np.array(given, np.int32)
             segmenter = self.hashtag_segmenter()
-            shown = ["".join(_upper(g) or g if c & caps else g for g, c in zip(base[s:e], given[s:e])) for s, e in tags]
+            shown = ["".join(upper_of(g) or g if c & caps else g for g, c in zip(base[s:e], given[s:e])) for s, e in tags]
             for (s, e), (_, form) in zip(tags, forms(shown, segmenter, self.word_case)):
                 upper = [case_split(g)[1] for g in graphemes(form)]
                 if len(upper) == e - s:

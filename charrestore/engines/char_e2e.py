@@ -14,7 +14,8 @@ import numpy as np
 from .. import runtime
 from ..cards import load_card
 from ..chunking import plan
-from ..codec import _upper, spans_with
+from ..clusters import upper_of
+from ..codec import spans_with
 from ..packs import CAPS, SPACE, LanguagePack
 from .base import Engine, EngineOptions
 from .char_input import HAS_SPACE, N_STATES, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
@@ -235,7 +236,7 @@ class CharEngine(Engine):
             abbreviation = (marks[starts - 1] != 0) & spans_with(marks, begin, starts - 1)
             starts = starts[~abbreviation]
         for i in [0, *starts.tolist()]:
-            if _upper(base[i]) is not None:
+            if upper_of(base[i]) is not None:
                 cls[i] |= self.caps_bit
         return cls
 

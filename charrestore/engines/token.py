@@ -18,7 +18,7 @@ import numpy as np
 from .. import runtime
 from ..cards import ModelError, sha256_of
 from ..chunking import plan
-from ..codec import _upper, case_split, graphemes
+from ..clusters import case_split, graphemes, upper_of
 from ..labels import MARK_LABELS
 from ..packs import CAPS, LanguagePack
 from .token_input import load_tokenizer, pack_windows, word_pieces
@@ -248,7 +248,7 @@ class TokenModel:
             kind = self.case_labels[c]
             if kind == "O" or not caps:
                 continue
-            cased = [i for i in range(s, e) if _upper(base[i]) is not None]
+            cased = [i for i in range(s, e) if upper_of(base[i]) is not None]
             if kind == "MIX":
                 upper = self._mixed(base[s:e])
                 if upper is not None:

@@ -82,7 +82,7 @@ def file_pieces(text: str, fmt: str, restorer, resegment: bool = False, timing: 
     if fmt == "text" and (restorer.config.spaces == "restore" or (
             restorer.config.spaces == "auto" and not re.search(r"\S[^\S\n]+\S", text))):
         one_line = re.sub(r"\s+", " ", text).strip()
-        return iter(keep_line_breaks(text, restorer.engine.restore_one(one_line, "restore", restorer.config.hashtags)))
+        return iter(keep_line_breaks(text, restorer(one_line, spaces="restore")))
     parsed = read(text, fmt)
     if not resegment:
         return parsed.restore_iter(restorer, timing)

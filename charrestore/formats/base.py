@@ -58,7 +58,7 @@ class Parsed(ABC):
 def own_times(words: Sequence[Word], restorer, timing: bool = True) -> list[tuple[float, float] | None] | None:
     """Each word's own (start, end) or None, for an engine whose punctuation reads pauses; None if no word has
     its own times, the engine reads none, or ``timing`` is off (``--no-timing``)."""
-    if not (timing and getattr(restorer.engine, "uses_times", False) and any(w.timed for w in words)):
+    if not (timing and restorer.uses_times and any(w.timed for w in words)):
         return None
     return [(w.start, w.end) if w.timed else None for w in words]
 
@@ -168,7 +168,7 @@ def restore_piece(restorer, words: list[str], times=None, end: bool = True) -> l
     every word must go back to its own cue."""
     if not words:
         return []
-    out = restorer.engine.restore_words(words, end=end, **({} if times is None else {"times": times}))
+    out = restorer.restore_words(words, end, times)
     pack = restorer.pack
     if len(out) != len(words):
         raise RuntimeError(f"the engine returned {len(out)} words for {len(words)}")

@@ -38,7 +38,7 @@ def run_serve(args) -> int:
     import os
     import socket
 
-    from ..cli import CLIError
+    from ..cli_util import CLIError
     from ..packs import load_pack
 
     try:

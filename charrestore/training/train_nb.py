@@ -1,13 +1,12 @@
 """Build the Naive Bayes segmenter's counts: unigrams and bigrams of corpus words, read with the pack's rules.
 
 Words are what the runtime sees: the pack's mapping applied, marks dropped, lower case (codec.parse), split
-at spaces. A text or sentence starts with the context <s>. The counts go to <out>/nb.tsv.gz (word<TAB>count,
-a bigram key holds one space) with the card <out>/nb.json (sha256, sources, licenses, parameters, command).
+at spaces. A text or sentence starts with the context <s>. The counts go to <out>/nb.counts (charrestore/counts.py)
+with the card <out>/nb.json (sha256, sources, licenses, parameters, command).
 """
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import pickle
@@ -18,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..counts import FORMAT as COUNTS_FORMAT
+from ..counts import write as write_counts
 from ..cards import write_card
 from ..codec import parse
 from ..packs import load_pack
@@ -191,17 +192,16 @@ def merge(ours: Counter, theirs: dict[str, int], our_total: int, weight: float) 
     return {w: float(f"{c:.4g}") for w, c in merged.items()}
 
 
-def serialize(unigrams: dict, bigrams: dict) -> str:
-    """``word<TAB>count`` lines (most frequent first), then one ``prev<TAB>word count word count ...``
-    line per context word: the runtime parses a context's pairs only when it meets that word."""
+def arrange(unigrams: dict, bigrams: dict) -> tuple[list[str], list[float], dict[str, str]]:
+    """The counts file's parts (``charrestore.counts``): words by count (most frequent first), then per context word
+    its pairs as one ``word count word count ...`` string, which the runtime parses only when it meets that word."""
     by_count = lambda kv: (-kv[1], kv[0])  # noqa: E731
-    lines = [f"{w}\t{_fmt(c)}\n" for w, c in sorted(unigrams.items(), key=by_count)]
+    words = sorted(unigrams.items(), key=by_count)
     contexts: dict[str, list[str]] = {}
     for pair, c in sorted(bigrams.items(), key=by_count):
         prev, _, word = pair.partition(" ")
         contexts.setdefault(prev, []).append(f"{word} {_fmt(c)}")
-    lines += [f"{prev}\t{' '.join(pairs)}\n" for prev, pairs in contexts.items()]
-    return "".join(lines)
+    return [w for w, _ in words], [float(_fmt(c)) for _, c in words], {p: " ".join(v) for p, v in contexts.items()}
 
 
 def top(counts: dict, n: int, keep=()) -> dict:
@@ -250,14 +250,12 @@ def run(args) -> None:
     kept_b = top({p: c for p, c in kept_b.items() if all(w in kept_u for w in p.split(" "))}, args.max_pairs)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    counts_path = out / "nb.tsv.gz"
-    with open(counts_path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
-        gz.write(serialize(kept_u, kept_b).encode("utf-8"))
+    counts_path = out / "nb.counts"
+    write_counts(counts_path, *arrange(kept_u, kept_b))
     tuning = json.loads(Path(args.tuning).read_text(encoding="utf-8")) if args.tuning else None
     card = {
         "name": "nb", "kind": "nb", "lang": pack.code, "file": counts_path.name,
-        "format": "gzip TSV: word<TAB>count lines, then prev<TAB>word count word count ... lines; "
-                  "<s> is the start context",
+        "format": COUNTS_FORMAT,
         "total": total,
         "params": {"L": args.L, "smoothing": args.smoothing, "camel": _setting(args.camel),
                    "digits": _setting(args.digits), "caps": _setting(args.caps)},
