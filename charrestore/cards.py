@@ -14,6 +14,7 @@ from .paths import models_dir
 from .validate import SchemaError, check_card, check_graph
 
 _loaded: dict[Path, tuple[dict, Path]] = {}  # artifact -> (card, card path): what runtime.session checks a graph against
+_hashed: dict[tuple[Path, int, int], str] = {}  # (artifact, size, mtime): its sha256, so a file is hashed once a process
 
 
 class ModelError(RuntimeError):
@@ -48,10 +49,20 @@ def load_card(lang: str, name: str, root: Path | None = None, kind: str | None =
     artifact, expected = folder / card["file"], card["sha256"]
     if not artifact.is_file():
         raise ModelError(f"{artifact}: model file missing")
-    if sha256_of(artifact) != expected:
+    if _sha256_once(artifact) != expected:
         raise ModelError(f"{artifact}: sha256 does not match its card {card_path.name} (corrupt or replaced)")
     _loaded[artifact.resolve()] = card, card_path
     return card, artifact
+
+
+def _sha256_once(path: Path) -> str:
+    """``sha256_of`` a file, remembered while its size and modification time stay the same (a model checked when
+    a Restorer is built is not hashed again when it loads)."""
+    stat = path.stat()
+    key = (path.resolve(), stat.st_size, stat.st_mtime_ns)
+    if key not in _hashed:
+        _hashed[key] = sha256_of(path)
+    return _hashed[key]
 
 
 def check_session(sess, path: Path) -> None:

@@ -140,6 +140,11 @@ class Segmenter:
         """
         return _load(lang, None if root is None else Path(root), prose)
 
+    @staticmethod
+    def verify(lang: str, root: Path | None = None) -> None:
+        """Check the shipped model's card and its file's sha256 without reading the counts (``ModelError``)."""
+        load_card(lang, "nb", None if root is None else Path(root))
+
     def configured(self, **params) -> Segmenter:
         """A copy with other ``L``, ``smoothing``, ``camel``, ``digits`` or ``caps``, sharing the counts."""
         other = object.__new__(Segmenter)

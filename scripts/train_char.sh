@@ -54,7 +54,9 @@ if [ -n "${MEMBER:-}" ]; then
   # a member shares the main run's vocabulary (its meta.json), so that the two can be averaged; a student reads
   # the vocabulary of its teacher, the shipped model of the main run and its members
   opts+=(${member_opts[$MEMBER]}); mkdir -p "$run/data"
-  [ -f "$run/data/meta.json" ] || cp "training_state/$lang-char/meta.json" "$run/data/meta.json"
+  # (gu ships its student: its own state holds that vocabulary; the members' states are in the history, models/README.md)
+  vocab=training_state/$lang-char; [ -f "$state/meta.json" ] && vocab=$state
+  [ -f "$run/data/meta.json" ] || cp "$vocab/meta.json" "$run/data/meta.json"
 fi
 if [ -n "${TEACHER:-}" ]; then
   [ -n "$alone" ] || { echo "TEACHER needs a MEMBER outside the ensemble (${members[*]:-none})" >&2; exit 2; }

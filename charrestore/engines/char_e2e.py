@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -77,8 +78,9 @@ class CharEngine(Engine):
 
     def __init__(self, pack: LanguagePack, card: dict, onnx_path: Path, options: EngineOptions = EngineOptions(),
                  segmenter=None):
+        """``segmenter``: the NB segmenter for unspaced input, or a function that loads it (on first use)."""
         super().__init__(pack)
-        self.card, self.segmenter = card, segmenter
+        self.card, self._segmenter = card, segmenter
         if list(card["features"]) != list(pack.features):
             raise ValueError(f"{onnx_path}: model features {card['features']} differ from pack {pack.code}")
         self.index = {g: i for i, g in enumerate(card["vocab"])}
@@ -112,10 +114,24 @@ class CharEngine(Engine):
         if options.segmenter == "nb" or (options.segmenter == "auto" and card.get("nb_spaces", False)):
             from ..segmenter import Segmenter
 
-            segmenter = Segmenter.load(pack.code, models_dir, prose=True)
+            segmenter = partial(Segmenter.load, pack.code, models_dir, prose=True)
         engine = cls(pack, card, path, options, segmenter)
         engine.models_dir = models_dir
         return engine
+
+    @property
+    def segmenter(self):
+        """The NB segmenter whose spaces unspaced input takes (None: the model's own), loaded on first use."""
+        if callable(self._segmenter):
+            self._segmenter = self._segmenter()
+        return self._segmenter
+
+    def preload(self, spaces: str) -> None:
+        """The NB segmenter's files are checked (card, sha256) now; its counts are read on the first unspaced input."""
+        if spaces != "keep" and callable(self._segmenter):
+            from ..segmenter import Segmenter
+
+            Segmenter.verify(self.pack.code, self.models_dir)
 
     def _with_settings(self, settings: CharSettings) -> None:
         self.bias = class_bias(self.pack, settings.bias)

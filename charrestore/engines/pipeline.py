@@ -84,8 +84,16 @@ class PipelineEngine(Engine):
         return cls(pack, TokenModel(pack, card, path, options.threads, options.batch_size), models_dir, options)
 
     def preload(self, spaces: str) -> None:
-        if spaces != "keep":
+        """The segmenter of unspaced input: the char engine is loaded now, the NB model's files only checked (card,
+        sha256; its counts are read on the first unspaced input, which spaced input never needs)."""
+        if spaces == "keep":
+            return
+        if self.spaces_from() == "char":
             self.segmenter()
+        else:
+            from ..segmenter import Segmenter
+
+            Segmenter.verify(self.pack.code, self.models_dir)
 
     @property
     def uses_times(self) -> bool:
