@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .auto import AUTO
 from .batch.command import add_batch
 from .bench import add_bench
+from .detect_command import add_detect
 from .cli_util import (CLIError, Parser, Version, add_command, add_text_and_lang, json_text,
                        run_main, threads)
 from .cli_util import emit as _emit
@@ -98,9 +100,11 @@ def run_fix(args) -> int:
         cr = "\r" if text.endswith("\r") else ""
         if cr:
             text = text[:-1]
-        if args.json:
-            out = json_text(restorer(text) + cr)
-            _emit(json.dumps({"text": out, "lang": args.lang, "engine": restorer.config.engine, "spaces": args.spaces}))
+        if args.json:  # with --lang auto, the language chosen for this line and its engine
+            chosen = restorer.restorer_for(restorer.language(text)) if args.lang == AUTO else restorer
+            out = json_text(chosen(text) + cr)
+            _emit(json.dumps({"text": out, "lang": chosen.config.lang, "engine": chosen.config.engine,
+                              "spaces": args.spaces}))
         else:
             _emit(restorer.restore_pieces(text), cr)
     return 0
@@ -111,6 +115,8 @@ def _stream(args, restorer) -> int:
 
     if args.text:
         raise CLIError("--stream reads stdin; give no TEXT")
+    if args.lang == AUTO:
+        raise CLIError("--stream needs its language before the first word: give --lang (see 'charrestore detect')")
 
     def write(text: str) -> None:
         sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
@@ -143,23 +149,35 @@ def add_segment(sub) -> None:
 def run_segment(args) -> int:
     import json
 
+    from functools import lru_cache
+
+    from .auto import installed, language_of
     from .packs import load_pack
     from .rerank import best_segmenter, ranked, spaced
     from .segmenter import Segmenter
 
-    load_pack(args.lang)  # an unknown language is a pack error, not a missing model
-    model = best_segmenter(args.lang) if args.method == "rerank" else Segmenter.load(args.lang)
     params = {k: v for k, v in (("L", args.L), ("smoothing", args.smoothing)) if v is not None}
-    if params:
-        model = model.configured(**params)
+
+    @lru_cache(maxsize=None)
+    def segmenter(lang: str):
+        load_pack(lang)  # an unknown language is a pack error, not a missing model
+        model = best_segmenter(lang) if args.method == "rerank" else Segmenter.load(lang)
+        return model.configured(**params) if params else model
+
+    among = installed("nb") if args.lang == AUTO else None  # auto: the packs with an NB model, one per line
+    if among is None:
+        segmenter(args.lang)  # fails before the first line
     for _, text in _lines(args):
         cr = text.endswith("\r")
         text = text[:-1] if cr else text
+        lang = language_of(text, among) if among else args.lang
+        model = segmenter(lang)
         if args.json:
             found = ranked(model, text)
-            _emit(json.dumps({"text": json_text(spaced(text, found[0].cuts)), "method": args.method, "candidates": [
-                {"text": json_text(spaced(text, c.cuts)), "score": _number(c.score), "nb": _number(c.nb)}
-                for c in found]}))
+            candidates = [{"text": json_text(spaced(text, c.cuts)), "score": _number(c.score), "nb": _number(c.nb)}
+                          for c in found]
+            _emit(json.dumps({"text": json_text(spaced(text, found[0].cuts)), "lang": lang, "method": args.method,
+                              "candidates": candidates}))
         else:
             _emit(model.segment(text) + ("\r" if cr else ""))
     return 0
@@ -182,7 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     from .serve.command import add_serve
 
-    for add in (add_fix, add_segment, add_eval, add_bench, add_train, add_export, add_tune, add_batch, add_packs, add_serve, add_hashtag):
+    for add in (add_fix, add_segment, add_detect, add_eval, add_bench, add_train, add_export, add_tune, add_batch, add_packs,
+                add_serve, add_hashtag):
         add(sub)
     return parser
 

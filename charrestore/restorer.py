@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from .auto import AUTO, AutoRestorer
 from .engines import REGISTRY, engine_class
 from .engines.base import SPACES_MODES, EngineOptions
 from .hashtags import HASHTAG_MODES
@@ -22,7 +23,7 @@ SEGMENTERS = ("auto", "nb", "none", "char")
 
 @dataclass(frozen=True)
 class RestorerConfig:
-    lang: str = "en"
+    lang: str = "en"  # a pack, or auto: each text in the language the detector names (auto.py)
     engine: str = "auto"  # char | pipeline | auto: the pack's choice (its ``engine`` key, measured on dev)
     spaces: str = "auto"  # auto | keep | restore
     segmenter: str = "auto"  # unspaced input: NB spaces (nb), the char model's (none: char engine, char: pipeline), auto: as tuned
@@ -32,21 +33,34 @@ class RestorerConfig:
     models_dir: str | None = None  # default: the shipped models/
 
 
+def checked(config: RestorerConfig | None = None, **overrides) -> RestorerConfig:
+    """The config with ``overrides``; a ValueError names a setting that is not one of its choices."""
+    config = RestorerConfig(**{**(config.__dict__ if config else {}), **overrides})
+    if config.spaces not in SPACES_MODES:
+        raise ValueError(f"spaces must be one of {', '.join(SPACES_MODES)}, not {config.spaces!r}")
+    if config.engine not in ("auto", *REGISTRY):
+        raise ValueError(f"engine must be one of auto, {', '.join(REGISTRY)}, not {config.engine!r}")
+    if config.segmenter not in SEGMENTERS:
+        raise ValueError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {config.segmenter!r}")
+    if config.hashtags not in HASHTAG_MODES:
+        raise ValueError(f"hashtags must be one of {', '.join(HASHTAG_MODES)}, not {config.hashtags!r}")
+    if config.threads < 1 or config.batch_size < 1:
+        raise ValueError("threads and batch_size must be at least 1")
+    return config
+
+
 class Restorer:
-    """Restores spaces, punctuation and case; load once, call many times (thread-safe ORT session)."""
+    """Restores spaces, punctuation and case; load once, call many times (thread-safe ORT session).
+    ``lang="auto"`` builds an ``auto.AutoRestorer``: the same calls, each text in its detected language."""
+
+    def __new__(cls, config: RestorerConfig | None = None, **overrides):
+        config = checked(config, **overrides)
+        if config.lang == AUTO:
+            return AutoRestorer(config, cls)
+        return super().__new__(cls)
 
     def __init__(self, config: RestorerConfig | None = None, **overrides):
-        config = RestorerConfig(**{**(config.__dict__ if config else {}), **overrides})
-        if config.spaces not in SPACES_MODES:
-            raise ValueError(f"spaces must be one of {', '.join(SPACES_MODES)}, not {config.spaces!r}")
-        if config.engine not in ("auto", *REGISTRY):
-            raise ValueError(f"engine must be one of auto, {', '.join(REGISTRY)}, not {config.engine!r}")
-        if config.segmenter not in SEGMENTERS:
-            raise ValueError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {config.segmenter!r}")
-        if config.hashtags not in HASHTAG_MODES:
-            raise ValueError(f"hashtags must be one of {', '.join(HASHTAG_MODES)}, not {config.hashtags!r}")
-        if config.threads < 1 or config.batch_size < 1:
-            raise ValueError("threads and batch_size must be at least 1")
+        config = checked(config, **overrides)
         self.pack = load_pack(config.lang)
         if config.engine == "auto":
             config = replace(config, engine=self.pack.engine)

@@ -140,6 +140,7 @@ CARD_FIELDS = {
                           "pause_bias": "table"}),
     "nb": ({}, {"params": "table", "total": "number"}),
     "rerank": ({}, {"char_model": "name"}),
+    "detect": ({"languages": "list"}, {}),  # charrestore.detect: the languages' order is the model's
 }
 
 

@@ -125,7 +125,7 @@ def test_fix_equals_the_restorer(http, restorers, lang, engine, spaces):
     r = restorer(restorers, lang, engine, spaces)
     answer = http.post("/v1/fix", json={"text": SAMPLES[lang], "lang": lang, "engine": engine, "spaces": spaces})
     assert answer.status_code == 200
-    assert answer.json() == {"text": r(SAMPLES[lang]), "engine": r.config.engine}
+    assert answer.json() == {"text": r(SAMPLES[lang]), "engine": r.config.engine, "lang": lang}
 
 
 def test_fix_equals_the_cli(http):
@@ -146,8 +146,24 @@ def test_hashtags_as_in_fix(http, hashtags):
 def test_batch_equals_one_call_each(http, restorers):
     texts = [TEXT, "", "willaichangeourfuture", "  hello   world  ", TEXT[:40]]
     answer = http.post("/v1/fix", json={"texts": texts}).json()
-    assert answer == {"texts": [restorer(restorers)(t) for t in texts], "engine": "pipeline"}
+    assert answer == {"texts": [restorer(restorers)(t) for t in texts], "engine": "pipeline",
+                      "engines": ["pipeline"] * len(texts), "langs": ["en"] * len(texts)}
     assert answer["texts"] == [http.post("/v1/fix", json={"text": t}).json()["text"] for t in texts]
+
+
+def test_auto_restores_each_text_in_its_detected_language(http, restorers):
+    """``"lang": "auto"``: each text as ``"lang": <the language /v1/detect names>`` restores it, batch or not."""
+    texts = [SAMPLES["en"], SAMPLES["ja"], SAMPLES["gu"]]
+    named = [http.post("/v1/detect", json={"text": t}).json() for t in texts]
+    assert [n["lang"] for n in named] == ["en", "ja", "gu"]
+    assert all(n["candidates"][0]["lang"] == n["lang"] and len(n["candidates"]) == 3 for n in named)
+    batch = http.post("/v1/fix", json={"texts": texts, "lang": "auto"}).json()
+    assert batch["langs"] == ["en", "ja", "gu"] and batch["engine"] == "mixed"
+    for text, lang, out, engine in zip(texts, batch["langs"], batch["texts"], batch["engines"]):
+        one = http.post("/v1/fix", json={"text": text, "lang": "auto"}).json()
+        assert one == {"text": out, "engine": engine, "lang": lang}
+        assert out == http.post("/v1/fix", json={"text": text, "lang": lang}).json()["text"]
+    assert http.get("/v1/packs").json()["detect"] == ["en", "ja", "gu"]
 
 
 def test_concurrent_requests_share_the_models_safely(http, restorers):
@@ -280,6 +296,7 @@ def test_concurrent_streams_are_independent(server, restorers):
 
 @pytest.mark.parametrize("query,message,code", [
     ("?lang=xx", None, 1008),
+    ("?lang=auto", None, 1008),
     ("?lang=ja&engine=pipeline", None, 1008),
     ("?lookahead=-1", None, 1008),
     ("?lookahead=many", None, 1008),
@@ -383,13 +400,13 @@ def test_page_in_headless_chromium(server, restorers, tmp_path):
         errors = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(server.url + "/")
-        sync_api.expect(page.locator("#lang option")).to_have_count(3)
-        assert page.locator("#lang").input_value() == "en"
+        sync_api.expect(page.locator("#lang option")).to_have_count(4)  # "Detect the language", then each pack
+        assert page.locator("#lang").input_value() == "auto"
 
         text = "will ai change our future obviously the answer is yes but what are the risks"
         page.fill("#input", text)
         page.click("#fix")
-        sync_api.expect(page.locator("#fix-status")).to_contain_text("pipeline")
+        sync_api.expect(page.locator("#fix-status")).to_contain_text("en · pipeline")
         assert page.locator("#output").text_content() == r(text)
         assert page.locator("#output .ins").count() > 0 and page.locator("#output .case").count() > 0
         parts = page.evaluate("changes('will ai, so', 'Will AI so.')")  # the page's highlighter

@@ -40,6 +40,15 @@ def _read(path: str) -> str:
         raise FormatError(raw[:exc.start].count(b"\n") + 1, f"not UTF-8 (byte {exc.start})") from None
 
 
+def words_of(text: str, fmt: str, chars: int = 20_000) -> str:
+    """The start of a file's words (not its timestamps, cue numbers or JSON keys), enough to name its language."""
+    from . import read
+
+    if fmt == "text":
+        return text[:chars]
+    return " ".join(w.text for w in read(text, fmt).words)[:chars]
+
+
 def run_file(args, restorer) -> int:
     """Read, restore and write one file; a malformed file is a one-line error naming the file and the line.
     The output is written piece by piece as it is restored (a long text file is never held twice); a file
@@ -55,6 +64,8 @@ def run_file(args, restorer) -> int:
     try:
         text = _read(args.input)
         fmt = detect(args.input, text) if args.format == "auto" else args.format
+        if hasattr(restorer, "language"):  # --lang auto: one decision for the file, on its words
+            restorer = restorer.restorer_for(restorer.language(words_of(text, fmt)))
         pieces = file_pieces(text, fmt, restorer, args.resegment, not args.no_timing)
     except FormatError as exc:
         raise ValueError(f"{name}, line {exc.line}: {exc.detail}") from None

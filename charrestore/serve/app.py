@@ -1,4 +1,5 @@
-"""The ASGI app: ``POST /v1/fix``, ``WS /v1/stream``, ``GET /v1/packs``, ``GET /healthz`` and the page at ``/``.
+"""The ASGI app: ``POST /v1/fix``, ``POST /v1/detect``, ``WS /v1/stream``, ``GET /v1/packs``, ``GET /healthz`` and
+the page at ``/``. ``"lang": "auto"`` restores each text in the language the detector names among the packs.
 
 Every client error is a 4xx with a JSON body ``{"error": "..."}``: no input may produce a 500 or stall the
 server, so bodies are capped before they are parsed (413), texts are capped before they reach a model (413), and
@@ -21,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..auto import AUTO, installed, language_of
 from ..cards import ModelError
 from ..packs import available_packs, load_pack
 from .pool import Restorers
@@ -31,12 +33,18 @@ ENV = "CHARRESTORE_SERVE"  # the settings of ``from_env``, as JSON (how ``--work
 log = logging.getLogger("charrestore.serve")
 
 
+class DetectRequest(BaseModel):
+    """One text whose language to name, among the installed packs."""
+    model_config = ConfigDict(extra="forbid")
+    text: str
+
+
 class FixRequest(BaseModel):
     """One document (``text``) or several (``texts``), restored with the given settings."""
     model_config = ConfigDict(extra="forbid")
     text: str | None = None
     texts: list[str] | None = None
-    lang: str | None = None  # default: the server's --lang
+    lang: str | None = None  # default: the server's --lang; auto: each text's detected language
     engine: Literal["auto", "char", "pipeline"] = "auto"
     spaces: Literal["auto", "keep", "restore"] = "auto"
     hashtags: Literal["camel", "split", "keep"] = "camel"
@@ -134,13 +142,15 @@ def create_app(lang: str = "en", *, max_body: int = 1_000_000, max_chars: int = 
     ``max_texts``: texts per batch; ``threads``: inference threads (default: the cores)."""
     from .. import __version__
 
-    load_pack(lang)  # an unknown language fails here, not at the first request
+    if lang != AUTO:
+        load_pack(lang)  # an unknown language fails here, not at the first request
     restorers = Restorers(cache_size, threads)
     streams = Streams(restorers, lang, stream or StreamLimits())
+    among = installed()  # what "auto" chooses from
 
     @asynccontextmanager
     async def lifespan(app):
-        await restorers.run(restorers.get, lang)
+        await restorers.run(restorers.get, "en" if lang == AUTO else lang)
         yield
         restorers.close()
 
@@ -178,7 +188,14 @@ def create_app(lang: str = "en", *, max_body: int = 1_000_000, max_chars: int = 
             pack = load_pack(code)
             rows.append({"code": code, "name": pack.name, "features": list(pack.features),
                          "models": pack.available_models(), "engine": pack.engine})
-        return {"default": lang, "packs": rows}
+        return {"default": lang, "packs": rows, "detect": among}
+
+    @app.post("/v1/detect", summary="the language of a text among the installed packs, with the top candidates")
+    async def detect(body: DetectRequest):
+        from ..detect import Detector
+
+        ranked = Detector.load().scores(body.text, among)
+        return {"lang": ranked[0][0], "candidates": [{"lang": c, "score": round(s, 4)} for c, s in ranked[:3]]}
 
     @app.post("/v1/fix", summary="restore one text or a batch; the output equals `charrestore fix`")
     async def fix(body: FixRequest):
@@ -190,14 +207,25 @@ def create_app(lang: str = "en", *, max_body: int = 1_000_000, max_chars: int = 
             raise HTTPException(413, f"at most {max_chars} characters per request, got {chars}")
 
         def work():
-            restorer = restorers.get(body.lang or lang, body.engine, body.spaces, body.hashtags)
-            return restorer.config.engine, restorer.restore_many(texts)
+            """Each language's texts in one batch (one language unless auto); outputs, languages, engines in order."""
+            asked = body.lang or lang
+            langs = [language_of(t, among) for t in texts] if asked == AUTO else [asked] * len(texts)
+            out, engines = [""] * len(texts), [""] * len(texts)
+            for one in dict.fromkeys(langs):
+                at = [i for i, x in enumerate(langs) if x == one]
+                restorer = restorers.get(one, body.engine, body.spaces, body.hashtags)
+                for i, restored in zip(at, restorer.restore_many([texts[i] for i in at])):
+                    out[i], engines[i] = restored, restorer.config.engine
+            return out, langs, engines
 
         try:
-            engine, out = await restorers.run(work)
+            out, langs, engines = await restorers.run(work)
         except (ValueError, ModelError) as exc:  # an unknown pack, or an engine the pack has no model for
             raise HTTPException(422, str(exc)) from None
-        return {"text": out[0], "engine": engine} if body.text is not None else {"texts": out, "engine": engine}
+        if body.text is not None:
+            return {"text": out[0], "engine": engines[0], "lang": langs[0]}
+        engine = engines[0] if len(set(engines)) == 1 else "mixed"  # an empty batch: the pack's engine unknown
+        return {"texts": out, "engine": engine, "engines": engines, "langs": langs}
 
     @app.websocket("/v1/stream")
     async def stream_words(websocket: WebSocket):

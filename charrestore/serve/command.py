@@ -22,7 +22,9 @@ def add_serve(sub) -> None:
                "       -d '{\"text\": \"willaichangeourfuture\"}'")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8080, help="port (default: 8080)")
-    p.add_argument("--lang", default="en", help="default language pack, loaded at startup (default: en)")
+    p.add_argument("--lang", default="en",
+                   help="default language pack, loaded at startup, or auto: each text's detected language "
+                        "(default: en)")
     p.add_argument("--workers", type=int, default=1, help="server processes, each with its own models (default: 1)")
     p.add_argument("--threads", type=int, default=None,
                    help="inference threads per worker (default: the cores divided among the workers)")
@@ -54,7 +56,8 @@ def run_serve(args) -> int:
         raise CLIError("--workers and --threads must be at least 1")
     if not 0 <= args.port < 65536:
         raise CLIError(f"--port must be from 0 to 65535, not {args.port}")
-    load_pack(args.lang)  # an unknown language is one line here, not a traceback in a worker
+    if args.lang != "auto":
+        load_pack(args.lang)  # an unknown language is one line here, not a traceback in a worker
     with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:

@@ -85,6 +85,9 @@ class Streams:
             if not lookahead.isdigit() or int(lookahead) > self.limits.max_lookahead:
                 raise ProtocolError(1008, f"lookahead must be a whole number from 0 to {self.limits.max_lookahead}")
             lookahead = int(lookahead)
+        if query.get("lang", self.lang) == "auto":
+            raise ProtocolError(1008, "a live stream needs its language before the first word: give lang "
+                                      "(POST /v1/detect names it)")
         try:
             restorer = await self.restorers.run(self.restorers.get, query.get("lang", self.lang),
                                                 query.get("engine", "auto"))

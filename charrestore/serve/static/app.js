@@ -66,7 +66,7 @@ async function fix() {
     const data = await response.json();
     if (!response.ok) throw new Error(data.error || response.statusText);
     showChanges($("output"), input, data.text);
-    status.textContent = `${data.engine} · ${Math.round(performance.now() - t0)} ms`;
+    status.textContent = `${data.lang} · ${data.engine} · ${Math.round(performance.now() - t0)} ms`;
   } catch (err) {
     status.className = "status error";
     status.textContent = String(err.message || err);
@@ -78,11 +78,21 @@ async function fix() {
 // Live captions: one word per tick; every answer appends its final text and replaces the provisional tail.
 let live = null;
 
-function startLive() {
+// A live stream needs its language before the first word: with "auto", the transcript's is asked for first.
+async function liveLanguage(lang, transcript) {
+  if (lang !== "auto") return lang;
+  const response = await fetch("v1/detect", {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: transcript }),
+  });
+  return (await response.json()).lang;
+}
+
+async function startLive() {
   stopLive(true);
   const words = $("transcript").value.split(/\s+/).filter(Boolean);
   if (!words.length) return;
-  const { lang, engine } = settings();
+  const { engine } = settings();
+  const lang = await liveLanguage(settings().lang, $("transcript").value);
   const query = new URLSearchParams({ lang, engine });
   if ($("lookahead").value) query.set("lookahead", $("lookahead").value);
   const url = new URL(`v1/stream?${query}`, location.href);
@@ -135,11 +145,14 @@ async function loadPacks() {
   const select = $("lang");
   try {
     const data = await (await fetch("v1/packs")).json();
-    for (const pack of data.packs) select.add(new Option(`${pack.name} (${pack.code})`, pack.code, false, pack.code === data.default));
+    if (data.detect && data.detect.length) select.add(new Option("Detect the language", "auto", true, true));
+    for (const pack of data.packs.filter((p) => p.models.length)) {  // a pack whose model is still in training: not offered
+      select.add(new Option(`${pack.name} (${pack.code})`, pack.code, false, false));
+    }
   } catch (err) {
     select.add(new Option("en", "en", true, true));
   }
-  $("transcript").value = SAMPLES[select.value] || "";
+  $("transcript").value = SAMPLES[select.value] || SAMPLES.en;
 }
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -147,7 +160,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("fix").addEventListener("click", fix);
   $("input").addEventListener("keydown", (e) => { if (e.key === "Enter" && e.ctrlKey) fix(); });
   $("example").addEventListener("click", () => { $("input").value = "willaichangeourfutureobviouslytheanswerisyes"; fix(); });
-  $("lang").addEventListener("change", () => { $("transcript").value = SAMPLES[$("lang").value] || ""; });
+  $("lang").addEventListener("change", () => { $("transcript").value = SAMPLES[$("lang").value] || SAMPLES.en; });
   $("start").addEventListener("click", startLive);
   $("stop").addEventListener("click", () => stopLive(false));
   $("rate").addEventListener("input", () => { $("rate-value").textContent = $("rate").value; });

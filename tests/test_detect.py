@@ -1,0 +1,155 @@
+"""The language detector: script rules, ``among``, scores, odd input and the card check on a tiny model built here
+from hand-written fixture sentences (no ../shared needed); the shipped model on clear examples in the three forms
+this project gets; and the ``detect`` subcommand through an argparse parser that only has it."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from charrestore.cards import ModelError
+from charrestore.cli_util import Parser, run_main
+from charrestore.detect import Detector
+from charrestore.detect_command import add_detect
+from charrestore.training.train_detect import Source, build, in_form, save
+
+FIXTURES = Path(__file__).parent / "fixtures" / "detect"
+
+
+@pytest.fixture(scope="module")
+def tiny_root(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("models")
+    sources = [Source(path.stem, path) for path in sorted(FIXTURES.glob("*.txt"))]
+    save(build(sources, orders=(1, 2, 3), bits=12, log=lambda _: None), root / "detect", {"note": "test fixture"})
+    return root
+
+
+@pytest.fixture(scope="module")
+def tiny(tiny_root) -> Detector:
+    return Detector.load(tiny_root)
+
+
+@pytest.mark.parametrize("text, lang", [("오늘 날씨가 좋네요", "ko"), ("วันนี้อากาศดีมาก", "th"), ("આજે હવામાન સારું છે", "gu"),
+                                        ("ひらがなだけ", "ja"), ("カタカナ", "ja"), ("東京へ行きます", "ja")])
+def test_a_script_that_one_language_writes_decides(tiny, text, lang):
+    assert tiny.scores(text)[0] == (lang, 1.0)
+
+
+def test_han_alone_goes_to_the_han_view_of_the_languages_that_write_it_alone(tiny):
+    assert tiny.views["Han"][0] == ["ja", "zh"]  # ko writes some Han, but never a line of Han alone
+    ranked = tiny.scores("市场上买了三个苹果和面包", among=["ko", "en", "zh", "ja"])
+    assert [lang for lang, _ in ranked[:2]] == ["zh", "ja"] and ranked[0][1] + ranked[1][1] == pytest.approx(1.0)
+    assert tiny.detect("雨終止", among=["ko", "en"]) == "ko"  # among those given, ko is the one that writes Han
+
+
+def test_among_restricts_the_answer_and_keeps_its_order(tiny):
+    assert tiny.detect("die kinder gingen nach hause", among=["en", "de"]) == "de"
+    assert tiny.detect("오늘 날씨가 좋네요", among=["en", "fr"]) in ("en", "fr")  # ko is not a candidate
+    assert [lang for lang, _ in tiny.scores("", among=["fr", "en"])] == ["fr", "en"]
+    assert tiny.detect("", among="de,en") == "de"
+    assert tiny.detect("", among={"fr", "en"}) == "en"  # a set: the model's order (its first language is en)
+
+
+@pytest.mark.parametrize("among", [["en", "xx"], [], ","])
+def test_unknown_or_no_candidates_are_a_clear_error(tiny, among):
+    with pytest.raises(ValueError, match="the detector knows"):
+        tiny.detect("hello there", among=among)
+
+
+@pytest.mark.parametrize("text", ["the children walked home", "Les enfants sont rentrés", "雨が止んだ", "因为雨终于停了",
+                                  "x", "hello 東京 and more"])
+def test_scores_are_probabilities_best_first(tiny, text):
+    ranked = tiny.scores(text)
+    probs = [p for _, p in ranked]
+    assert sorted(lang for lang, _ in ranked) == sorted(tiny.languages)
+    assert probs == sorted(probs, reverse=True)
+    assert sum(probs) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("text", ["", "\x00", "🙂🙂🙂", "12345 678", "?!.,", "\udcff\udcfe", " \t "])
+def test_text_without_letters_gets_the_first_candidate(tiny, text):
+    ranked = tiny.scores(text, among=["de", "en"])
+    assert ranked == [("de", 0.5), ("en", 0.5)]
+
+
+def test_a_changed_model_file_is_refused(tiny_root, tmp_path):
+    folder = tmp_path / "detect"
+    folder.mkdir()
+    for name in ("detect.json", "detect.npz"):
+        (folder / name).write_bytes((tiny_root / "detect" / name).read_bytes())
+    data = bytearray((folder / "detect.npz").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (folder / "detect.npz").write_bytes(bytes(data))
+    with pytest.raises(ModelError, match="sha256"):
+        Detector.load(tmp_path)
+
+
+def test_the_card_names_what_the_detector_reads(tiny_root):
+    card = json.loads((tiny_root / "detect" / "detect.json").read_text(encoding="utf-8"))
+    assert card["kind"] == "detect" and card["file"] == "detect.npz" and card["orders"] == [1, 2, 3]
+    assert card["languages"] == ["de", "en", "fr", "gu", "ja", "ko", "th", "zh"]
+
+
+SHIPPED = {  # per shipped pack: clear hand-written lines, as written
+    "en": ["The weather is really nice today, isn't it?", "Could you send me the report before Friday, please?"],
+    "ja": ["今日は本当にいい天気ですね。", "金曜日までに報告書を送っていただけますか？"],
+    "gu": ["આજે હવામાન ખરેખર સરસ છે, નહીં?", "શું તમે શુક્રવાર પહેલાં મને અહેવાલ મોકલી શકો?"],
+}
+
+
+@pytest.mark.parametrize("form", ["written", "asr", "despaced"])
+@pytest.mark.parametrize("lang", sorted(SHIPPED))
+def test_the_shipped_model_names_clear_lines_in_every_form(lang, form):
+    detector = Detector.load()
+    for line in SHIPPED[lang]:
+        text = in_form(line, form, lang)
+        assert detector.detect(text) == lang, text
+        assert detector.detect(text, among=["en", "ja", "gu"]) == lang, text
+
+
+def test_the_shipped_model_tells_kanji_only_chinese_and_other_latin_languages():
+    detector = Detector.load()
+    assert detector.detect("中华人民共和国") == "zh"
+    assert detector.detect("wieistdaswetterheute") == "de"
+    assert detector.detect("dondeestaelbanoporfavor") == "es"
+
+
+def cli(argv: list[str]) -> int:
+    def parser():
+        p = Parser(prog="charrestore")
+        add_detect(p.add_subparsers(dest="command", required=True))
+        return p
+
+    return run_main(parser, argv)
+
+
+def test_detect_command_prints_one_code_per_line(capsysbinary, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(
+        "hello how are you today\r\n東京へ行きます\n\nwie geht es dir heute\n".encode())))
+    assert cli(["detect", "--among", "en,ja,de"]) == 0
+    assert capsysbinary.readouterr().out.decode().split("\n") == ["en", "ja", "en", "de", ""]
+
+
+def test_detect_command_json_gives_the_top_three(capsysbinary):
+    assert cli(["detect", "--among", "all", "--json", "wie", "ist", "das", "wetter", "heute"]) == 0
+    row = json.loads(capsysbinary.readouterr().out)
+    assert row["text"] == "wie ist das wetter heute" and row["lang"] == "de"
+    assert row["candidates"][0]["lang"] == "de" and len(row["candidates"]) == 3
+
+
+def test_detect_command_answers_among_the_installed_packs_by_default(capsysbinary):
+    """German has a pack but no model yet: a German line goes to an installed pack, never to de."""
+    from charrestore.auto import installed
+
+    assert "de" not in installed()
+    assert cli(["detect", "wieistdaswetterheute"]) == 0
+    assert capsysbinary.readouterr().out.decode().strip() in installed()
+
+
+def test_detect_command_unknown_language_is_one_line_error(capsysbinary):
+    assert cli(["detect", "--among", "en,xx", "hello"]) == 1
+    assert b"unknown language(s) xx" in capsysbinary.readouterr().err
