@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from charrestore import Restorer, base_text, load_pack
+from charrestore import Restorer, available_packs, base_text, load_pack
 from charrestore import long_text
 from charrestore.codec import parse
 from charrestore.engines.base import keeps_spaces
 
 TEXTS = Path(__file__).parent / "fixtures" / "text"
-PACKS = {lang: load_pack(lang) for lang in ("en", "ja", "gu")}
+PACKS = {lang: load_pack(lang) for lang in available_packs()}
 PIECE = 2500  # with the default CONTEXT: texts of 8-12K characters make 3-5 pieces
 
 # letters, digits, spaces, marks, combining marks, emoji (with ZWJ and skin tone), invalid bytes, CJK, Gujarati

@@ -140,6 +140,24 @@ def test_spoken_sources_are_made_alike_before_reading(tmp_path):
     assert docs["ted_dev"] == "Well... I think so."
 
 
+def test_xz_corpora_read_as_their_plain_form(tmp_path):
+    """A ``.tsv.xz`` corpus (the new languages' format) reads as the same file uncompressed, for training and dev."""
+    import lzma
+
+    from charrestore import load_pack
+    from charrestore.training.corpus import read_documents
+    from charrestore.tuning.dev import load_dev
+
+    pack = load_pack("en")
+    rows = "d1\tFirst paragraph. Yes!\nd1\tSecond one?\nd2\tAnother document, here.\n"
+    (tmp_path / "plain.tsv").write_text(rows, encoding="utf-8")
+    with lzma.open(tmp_path / "packed.tsv.xz", "wt", encoding="utf-8") as fh:
+        fh.write(rows)
+    assert read_documents(tmp_path / "packed.tsv.xz", pack) == read_documents(tmp_path / "plain.tsv", pack)
+    assert len(read_documents(tmp_path / "packed.tsv.xz", pack)) == 2
+    assert load_dev([tmp_path / "packed.tsv.xz"], pack) == load_dev([tmp_path / "plain.tsv"], pack)
+
+
 def test_brown_dev_documents_are_never_trained_on(tmp_path):
     """corpus.HELD_OUT: the 1-in-5 Brown documents that scripts/eval_char.py --holdout 5 scores are left out of
     training, and dev.py's reader picks exactly those."""

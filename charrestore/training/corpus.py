@@ -1,11 +1,13 @@
 """Corpus reading for training: documents out of the shared corpus formats, cleaned by the pack's rules.
 
 Formats (see ``../shared/corpora/README.md``): ``.tsv`` files whose first column is the document id and
-last column the text (paragraphs of one id form one document); ``.txt`` files with one document per line.
+last column the text (paragraphs of one id form one document); ``.txt`` files with one document per line. Either may
+be xz-compressed (``.tsv.xz``): it is read as a stream, never decompressed to disk.
 """
 
 from __future__ import annotations
 
+import lzma
 import re
 from collections import Counter
 from pathlib import Path
@@ -58,20 +60,33 @@ def clean(paragraph: str, pack: LanguagePack) -> str:
     return text
 
 
+def name_and_format(path: Path) -> tuple[str, str]:
+    """A corpus file's name without its suffixes and its format (``.tsv`` or ``.txt``), through an ``.xz``."""
+    inner = Path(path.stem) if path.suffix == ".xz" else path
+    return inner.stem, inner.suffix
+
+
+def open_text(path: str | Path):
+    """A corpus file opened for reading text, through xz if it is compressed."""
+    path = Path(path)
+    return (lzma.open if path.suffix == ".xz" else open)(path, "rt", encoding="utf-8")
+
+
 def read_documents(path: str | Path, pack: LanguagePack, holdout=None) -> list[str]:
     """The documents of one corpus file, cleaned; ``holdout(doc_id) -> bool`` drops documents, as do the file's
     ``HELD_OUT`` dev documents."""
     path = Path(path)
-    rules = SOURCE_RULES.get(path.stem, ())
-    if path.stem in HELD_OUT:
-        every, other = HELD_OUT[path.stem], holdout
+    name, fmt = name_and_format(path)
+    rules = SOURCE_RULES.get(name, ())
+    if name in HELD_OUT:
+        every, other = HELD_OUT[name], holdout
         holdout = lambda doc_id: held_out(doc_id, every) or (other is not None and other(doc_id))  # noqa: E731
     joiner = " " if pack.has_space else ""
     docs: dict[str, list[str]] = {}
-    with open(path, encoding="utf-8") as fh:
+    with open_text(path) as fh:
         for n, line in enumerate(fh):
             line = line.rstrip("\n")
-            if path.suffix == ".tsv":
+            if fmt == ".tsv":
                 cols = line.split("\t")
                 doc_id, text = cols[0], cols[-1]
             else:

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..codec import parse, render, strip_features
 from ..packs import LanguagePack
 from ..holdout import Holdout
-from ..training.corpus import clean
+from ..training.corpus import clean, open_text
 
 IWSLT_MARKS = {"O": "", "COMMA": ",", "PERIOD": ".", "QUESTION": "?"}
 
@@ -20,7 +20,9 @@ def _rows(files, holdout: Holdout | int | str = 0):
     """The columns of each line; with ``holdout`` (a ``holdout.Holdout`` or its spec), only its documents."""
     holdout = Holdout.parse(holdout)
     for f in files:
-        for line in Path(f).read_text(encoding="utf-8").splitlines():
+        with open_text(f) as fh:
+            lines = fh.read().splitlines()
+        for line in lines:
             cols = line.split("\t")
             if cols[0] in holdout:
                 yield cols
