@@ -1,12 +1,13 @@
 """Train the tiny char models that the tests use (tests/fixtures/models/<lang>/char.*).
 
-They learn a few hand-written sentences in seconds, so the tests exercise the real training, export
-and runtime code on a fresh clone without ../shared. Their outputs are not meant to be good.
+They learn a few hand-written sentences (tests/fixtures/text/<lang>.txt) in seconds, so the tests exercise the real
+training, export and runtime code on a fresh clone without ../shared. Their outputs are not meant to be good.
 
-    python scripts/make_fixture_models.py
+    python scripts/make_fixture_models.py [LANG ...]     # default: every language with a fixture text
 """
 
 import argparse
+import sys
 import tempfile
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from charrestore.training.train_char import add_arguments, train
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 
-for lang in ("en", "ja", "gu"):
+for lang in sys.argv[1:] or sorted(p.stem for p in (FIXTURES / "text").glob("*.txt") if p.stem != "nb_en"):
     text = FIXTURES / "text" / f"{lang}.txt"
     with tempfile.TemporaryDirectory() as tmp:
         parser = argparse.ArgumentParser()

@@ -140,6 +140,17 @@ def test_spoken_sources_are_made_alike_before_reading(tmp_path):
     assert docs["ted_dev"] == "Well... I think so."
 
 
+def test_a_heading_is_dropped_in_any_cased_script():
+    """A paragraph without a small letter is a heading (dropped); Cyrillic small letters count, as Latin ones do."""
+    from charrestore import load_pack
+    from charrestore.training.corpus import clean
+
+    ru, en = load_pack("ru"), load_pack("en")
+    assert clean("Мой друг живёт в Казани.", ru) == "Мой друг живёт в Казани."
+    assert clean("ГЛАВА ПЕРВАЯ", ru) == "" and clean("CHAPTER ONE", en) == ""
+    assert clean("Über Mut.", load_pack("de")) == "Über Mut."
+
+
 def test_xz_corpora_read_as_their_plain_form(tmp_path):
     """A ``.tsv.xz`` corpus (the new languages' format) reads as the same file uncompressed, for training and dev."""
     import lzma

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import regex
 
 from ..codec import parse
 from ..holdout import held_out
@@ -20,7 +21,7 @@ from ..packs import LanguagePack
 
 # "(Applause)", "(Laughter)", "(Audience cheers)": transcript annotations, not text.
 _SOUND_TAG = re.compile(r"\((?:[A-Z][a-z]+)(?: [a-z]+){0,3}\)")
-_HAS_LOWER = re.compile(r"[a-z]")
+_HAS_LOWER = regex.compile(r"\p{Ll}")  # any script's small letter: a Cyrillic paragraph is no heading
 # What differs between the spoken sources of ../shared/corpora/en, made alike before the pack's map reads them
 # (training only: dev and test references stay as they are). Keyed by file name without its suffix.
 SOURCE_RULES: dict[str, tuple[tuple[re.Pattern, str], ...]] = {

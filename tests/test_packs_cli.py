@@ -1,0 +1,61 @@
+"""Every shipped pack through the CLI, as a user meets it, on its tiny fixture char model (tests/fixtures/models/<code>,
+made by scripts/make_fixture_models.py from tests/fixtures/text/<code>.txt): one line out per line in, nothing lost,
+the input's words kept with ``--spaces keep``. A new pack needs a fixture text and model before this passes."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from charrestore import base_text, load_pack
+from charrestore.codec import parse, render
+from charrestore.packs import available_packs
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory) -> dict:
+    """A CHARRESTORE_DATA folder: the shipped packs, and each pack's fixture char model as its only model."""
+    root = tmp_path_factory.mktemp("data")
+    (root / "languages").symlink_to(ROOT / "languages")
+    for code in available_packs():
+        (root / "models" / code).mkdir(parents=True)
+        for name in ("char.json", "char.onnx"):
+            (root / "models" / code / name).symlink_to(FIXTURES / "models" / code / name)
+    return {**os.environ, "CHARRESTORE_DATA": str(root)}
+
+
+def sample(code: str) -> tuple[str, str]:
+    """(unspaced, spaced) lower-case forms without marks of the first line of the pack's fixture text."""
+    pack = load_pack(code)
+    base, classes = parse((FIXTURES / "text" / f"{code}.txt").read_text(encoding="utf-8").splitlines()[0], pack)
+    spaced = render(base, classes & pack.bit("SPACE"), pack)
+    return "".join(spaced.split()), spaced
+
+
+@pytest.mark.parametrize("code", available_packs())
+def test_fix_through_the_cli(env, code):
+    pack = load_pack(code)
+    unspaced, spaced = sample(code)
+    lines = f"{unspaced}\n\n{spaced}\n"
+    res = subprocess.run([sys.executable, "-m", "charrestore", "fix", "--lang", code, "--engine", "char"],
+                         input=lines, capture_output=True, text=True, env=env, timeout=120)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout.split("\n")
+    assert len(out) == 4 and out[1] == "" and out[3] == ""
+    for given, restored in ((unspaced, out[0]), (spaced, out[2])):
+        assert base_text(restored, pack) == base_text(given, pack)
+    if pack.bit("SPACE"):  # auto keeps the words of spaced input
+        assert [base_text(w, pack) for w in out[2].split()] == spaced.split()
+
+    named = subprocess.run([sys.executable, "-m", "charrestore", "fix", "--lang", code, "--engine", "char", "--json",
+                            "--spaces", "keep", spaced], capture_output=True, text=True, env=env, timeout=120)
+    assert named.returncode == 0, named.stderr
+    row = json.loads(named.stdout)
+    assert (row["lang"], row["engine"], row["spaces"]) == (code, "char", "keep")
+    assert base_text(row["text"], pack) == base_text(spaced, pack)
