@@ -40,15 +40,17 @@ def _held(gs: list[str], i: int) -> bool:
 def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[str], np.ndarray]:
     """Formatted text -> (base graphemes, class ids).
 
-    Each mark attaches to the preceding base grapheme; a repeated mark counts once and marks
-    before the first base grapheme are dropped. With ``apply_map`` the pack's mapping of other
+    Each mark attaches to the preceding base grapheme, an opening mark (``pack.opening``: "¿") to the following one;
+    a repeated mark counts once and marks before the first base grapheme are dropped (opening marks after the last
+    one too). White space that only stands before a mark of ``pack.space_before`` ("quoi ?") is that mark's
+    typography, not a SPACE. With ``apply_map`` the pack's mapping of other
     punctuation is applied (reading references and training text); without it, only the
     pack's own marks and spaces are taken off (reading user input: nothing else is touched).
     Spaces and marks next to an invalid byte, and white space before a lone combining mark, stay
     base graphemes (``_held``): the bytes keep their neighbours, and the marks before the combining mark stay.
     """
     norm = unicodedata.normalize(pack.normalization, text)
-    if len(norm) >= codec_fast.MIN_CHARS and codec_fast.singletons(norm):
+    if len(norm) >= codec_fast.MIN_CHARS and codec_fast.singletons(norm) and codec_fast.serves(pack):
         fast = codec_fast.parse(norm, pack, apply_map)
         if fast is not None:
             return fast
@@ -57,12 +59,14 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     space_bit, caps_bit = pack.bit(SPACE), pack.bit(CAPS)
     if space_bit:
         bits[" "] = space_bit
+    opening = pack.opening_bits
     base: list[str] = []
     classes: list[int] = []
+    pending = 0  # opening marks waiting for their grapheme
     for i, g in enumerate(gs):
         target = None
         if space_bit and g.isspace():
-            target = " "
+            target = "" if pack.space_before and _before_spaced_mark(gs, i, pack) else " "
         elif g in bits:
             target = g
         elif apply_map:
@@ -73,17 +77,30 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
         if target is None or _held(gs, i):
             if caps_bit:
                 g, upper = case_split(g)
-                classes.append(caps_bit if upper else 0)
+                classes.append((caps_bit if upper else 0) | pending)
             else:
-                classes.append(0)
+                classes.append(pending)
+            pending = 0
             base.append(g)
-        elif classes:
+        else:
             for mark in target:
-                classes[-1] |= bits[mark]
+                if bits[mark] & opening:
+                    pending |= bits[mark]
+                elif classes:
+                    classes[-1] |= bits[mark]
     arr = np.asarray(classes, dtype=np.int32)
     if len(arr):
         arr[-1] &= ~space_bit
     return base, arr
+
+
+def _before_spaced_mark(gs: list[str], i: int, pack: LanguagePack) -> bool:
+    """Whether the white space ``gs[i]`` (with any white space after it) stands right before a mark that the pack
+    writes after a space ("quoi ?"), and after a grapheme that is not white space."""
+    j = i + 1
+    while j < len(gs) and gs[j].isspace():
+        j += 1
+    return i > 0 and not gs[i - 1].isspace() and j < len(gs) and gs[j] in pack.space_before
 
 
 def kept_features(text: str, classes: np.ndarray, pack: LanguagePack) -> np.ndarray:
@@ -124,13 +141,17 @@ def render(base: list[str], classes, pack: LanguagePack) -> str:
     fast = codec_fast.render(base, classes, pack) if len(base) >= codec_fast.MIN_CHARS else None
     if fast is not None:
         return unicodedata.normalize(pack.normalization, fast)
-    caps_bit, space_bit = pack.bit(CAPS), pack.bit(SPACE)
-    marks = [(pack.bit(m), m) for m in pack.marks]
+    caps_bit, space_bit, opening_bits = pack.bit(CAPS), pack.bit(SPACE), pack.opening_bits
+    opening = [(pack.bit(m), m) for m in pack.opening]
+    marks = [(pack.bit(m), pack.space_before.get(m, "") + m) for m in pack.marks if m not in pack.opening]
     after_mask = sum(b for b, _ in marks) | space_bit
     out: list[str] = []
     last = len(base) - 1
     for i, (g, c) in enumerate(zip(base, classes)):
         c = int(c)
+        prev = base[i - 1] if i else ""
+        if c & opening_bits and not (glues_left(g) or (prev and glues_right(prev)) or is_escape(g) or is_escape(prev)):
+            out.extend(m for b, m in opening if c & b)
         if c & caps_bit:
             g = upper_of(g) or g
         out.append(g)

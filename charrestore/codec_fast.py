@@ -24,6 +24,12 @@ _JOINS = regex.compile(r"\r\n|[" + "".join(rf"\p{{Grapheme_Cluster_Break={v}}}" 
 _targets: dict[tuple[int, bool], tuple[LanguagePack, dict[str, tuple[int, bool]]]] = {}
 
 
+def serves(pack: LanguagePack) -> bool:
+    """Whether this path knows the pack's typography: marks that open a span, or a space before a mark, go the
+    exact way (codec.py)."""
+    return not (pack.opening or pack.space_before)
+
+
 def singletons(text: str) -> bool:
     """Whether every code point of ``text`` is a grapheme cluster of its own."""
     return "\r\n" not in text if text.isascii() else _JOINS.search(text) is None
@@ -89,7 +95,7 @@ def parse(norm: str, pack: LanguagePack, apply_map: bool) -> tuple[list[str], np
 def render(base: list[str], classes, pack: LanguagePack) -> str | None:
     """``codec.render`` before normalization, if every base grapheme is one code point (else None)."""
     joined = "".join(base)
-    if len(joined) != len(base):
+    if len(joined) != len(base) or not serves(pack):
         return None
     chars, inv = _code_points(joined)
     c = np.asarray(classes, np.int64)

@@ -33,6 +33,13 @@ class LanguagePack:
     models: dict[str, str] = field(default_factory=dict)
     sentence_marks: tuple[str, ...] = ()
     engine: str = "char"  # what ``--engine auto`` runs: the engine that scored better on this language's dev sets
+    opening: tuple[str, ...] = ()  # marks that open a span: each stands before the grapheme it belongs to ("¿Tienes")
+    space_before: dict[str, str] = field(default_factory=dict)  # mark -> the space its typography puts before it
+
+    @property
+    def opening_bits(self) -> int:
+        """The class bits of the marks that stand before their grapheme."""
+        return sum(self.bit(m) for m in self.opening)
 
     @property
     def n_classes(self) -> int:
@@ -91,6 +98,13 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         for src, target in data.get(table, {}).items():
             if not set(target) <= targets:
                 raise PackError(f"{source}: [{table}] maps {src!r} onto {target!r}, not a mark of the pack")
+    for mark in data.get("opening_marks", ()):
+        if mark not in marks:
+            raise PackError(f"{source}: 'opening_marks' holds {mark!r}, not a mark of the pack's features")
+    for mark, space in data.get("space_before", {}).items():
+        if mark not in marks or len(space) != 1 or not space.isspace():
+            raise PackError(f"{source}: [space_before] maps {mark!r} onto {space!r}: it takes a mark of the pack's "
+                            "features and one white-space character")
     engine = data.get("engine", "char")
     if engine not in REGISTRY:
         raise PackError(f"{source}: engine must be one of {', '.join(REGISTRY)}, not {engine!r}")
@@ -107,6 +121,8 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         models=dict(data.get("models", {})),
         sentence_marks=tuple(m for m in data.get("sentence_marks", ()) if m in marks),
         engine=engine,
+        opening=tuple(m for m in marks if m in data.get("opening_marks", ())),
+        space_before=dict(data.get("space_before", {})),
     )
 
 

@@ -108,6 +108,30 @@ def test_gujarati_vowel_signs_and_conjuncts():
     assert parse(render(base, every, gu), gu)[0] == base
 
 
+def test_an_opening_mark_belongs_to_the_grapheme_after_it():
+    """es: ¿ opens a question. It is a feature of the grapheme it stands before (with that grapheme's CAPS), renders
+    before it after the previous grapheme's marks and space, and an opening mark with no grapheme after it is dropped."""
+    es = PACKS["es"]
+    assert names("hola. ¿Tienes tiempo?", es)[:6] == ["h:O", "o:O", "l:O", "a:.+SPACE", "t:CAPS+¿", "i:O"]
+    assert roundtrip("¿Qué? Hola, ¿tienes tiempo mañana?", es) == "¿Qué? Hola, ¿tienes tiempo mañana?"
+    assert roundtrip("¿¿Qué?", es) == "¿Qué?"  # a repeated mark counts once
+    assert render(*parse("hola ¿", es), es) == "hola"
+    base, classes = parse("tienestiempomañana", es)
+    classes[0] |= es.bit("¿") | es.bit("CAPS")
+    classes[-1] |= es.bit("?")
+    assert render(base, classes, es) == "¿Tienestiempomañana?"
+
+
+def test_a_mark_with_a_space_before_it():
+    """fr: the space before "?" is the mark's typography (a narrow no-break space when rendered), not a SPACE."""
+    fr = PACKS["fr"]
+    assert names("Quoi ? Oui", fr)[3:5] == ["i:?+SPACE", "o:CAPS"]
+    assert names("Quoi ?", fr)[-1] == "i:?"
+    assert names("Quoi\u00a0?", fr, apply_map=False)[-1] == "i:?"
+    assert render(*parse("Quoi ? Oui.", fr), fr) == "Quoi\u202f? Oui."
+    assert render(*parse("Quoi ! Oui", fr), fr) == "Quoi. Oui"  # a mapped mark takes no space before it
+
+
 def test_emoji_zwj_sequences():
     family = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
     flag, thumb = "\U0001F1EE\U0001F1F3", "\U0001F44D\U0001F3FD"
@@ -199,7 +223,7 @@ def test_marks_never_land_inside_a_cluster(code, text, data):
     classes = data.draw(st.lists(st.integers(0, pack.n_classes - 1), min_size=len(base), max_size=len(base)))
     out = render(base, classes, pack)
     assert parse(out, pack, apply_map=False)[0] == base
-    marks = set(pack.marks) | ({" "} if pack.has_space else set())
+    marks = set(pack.marks) | set(pack.space_before.values()) | ({" "} if pack.has_space else set())
     known = set(base)
     for g in graphemes(out):
         assert g in marks or g in known or case_split(g)[0] in known, g

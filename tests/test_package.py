@@ -101,6 +101,19 @@ def test_pack_engine_is_validated():
     assert _validate("xx", {**pack, "engine": "pipeline", "models": {"token": "token"}}).engine == "pipeline"
 
 
+def test_pack_typography_is_validated():
+    from charrestore.packs import PackError, _validate
+
+    pack = {"features": ["CAPS", "¿", "?", "SPACE"], "cased": True}
+    assert _validate("xx", {**pack, "opening_marks": ["¿"]}).opening == ("¿",)
+    with pytest.raises(PackError, match="'opening_marks' holds '¡'"):
+        _validate("xx", {**pack, "opening_marks": ["¡"]})
+    assert _validate("xx", {**pack, "space_before": {"?": "\u202f"}}).space_before == {"?": "\u202f"}
+    for bad in ({"?": "x"}, {"?": "  "}, {"!": " "}):
+        with pytest.raises(PackError, match="space_before"):
+            _validate("xx", {**pack, "space_before": bad})
+
+
 def test_packs_command_names_the_default_engine():
     by_code = {line.split("\t")[0]: line for line in run("-m", "charrestore", "packs").stdout.splitlines()}
     assert by_code["en"].endswith("default engine: pipeline") and by_code["ja"].endswith("default engine: char")
