@@ -20,13 +20,8 @@ def installed(model: str | None = None) -> list[str]:
     from .detect import Detector
     from .packs import available_packs, load_pack
 
-    def ready(lang: str) -> bool:
-        pack = load_pack(lang)
-        kind = model or ("token" if pack.engine == "pipeline" else "char")
-        return pack.models.get(kind) in pack.available_models()
-
     packs = set(available_packs())
-    langs = [lang for lang in Detector.load().languages if lang in packs and ready(lang)]
+    langs = [lang for lang in Detector.load().languages if lang in packs and load_pack(lang).ready(model)]
     if not langs:
         raise ValueError("no installed language pack is one the language detector knows: name the language")
     return langs

@@ -72,6 +72,12 @@ class LanguagePack:
         names = [f for i, f in enumerate(self.features) if class_id >> i & 1]
         return "+".join(names) or "O"
 
+    def ready(self, kind: str | None = None) -> bool:
+        """Whether the model that restoring needs is installed: the default engine's (the token model for the
+        pipeline, else the char model), or the model of ``kind`` (``nb``: what ``segment`` needs)."""
+        kind = kind or ("token" if self.engine == "pipeline" else "char")
+        return self.models.get(kind) in self.available_models()
+
     def available_models(self) -> list[str]:
         """Names of the models shipped for this pack (cards found in ``models/<code>/``)."""
         folder = models_dir() / self.code

@@ -25,3 +25,8 @@ def languages_dir() -> Path:
 
 def models_dir() -> Path:
     return data_root() / "models"
+
+
+def web_dir() -> Path:
+    """The in-browser page and its package (``web/``), beside ``languages/`` and ``models/`` as it reads them."""
+    return data_root() / "web"

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..auto import AUTO, installed, language_of
 from ..cards import ModelError
 from ..packs import available_packs, load_pack
+from ..paths import languages_dir, models_dir, web_dir
 from .pool import Restorers
 from .websocket import StreamLimits, Streams
 
@@ -187,7 +188,7 @@ def create_app(lang: str = "en", *, max_body: int = 1_000_000, max_chars: int = 
         for code in available_packs():
             pack = load_pack(code)
             rows.append({"code": code, "name": pack.name, "features": list(pack.features),
-                         "models": pack.available_models(), "engine": pack.engine})
+                         "models": pack.available_models(), "engine": pack.engine, "ready": pack.ready()})
         return {"default": lang, "packs": rows, "detect": among}
 
     @app.post("/v1/detect", summary="the language of a text among the installed packs, with the top candidates")
@@ -236,6 +237,10 @@ def create_app(lang: str = "en", *, max_body: int = 1_000_000, max_chars: int = 
         return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # The page that restores in the browser, with no server (web/): it reads the packs and models beside it.
+    for name, folder in (("web", web_dir()), ("languages", languages_dir()), ("models", models_dir())):
+        if folder.is_dir():
+            app.mount(f"/offline/{name}", StaticFiles(directory=folder), name=f"offline-{name}")
     return app
 
 

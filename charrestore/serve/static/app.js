@@ -146,7 +146,7 @@ async function loadPacks() {
   try {
     const data = await (await fetch("v1/packs")).json();
     if (data.detect && data.detect.length) select.add(new Option("Detect the language", "auto", true, true));
-    for (const pack of data.packs.filter((p) => p.models.length)) {  // a pack whose model is still in training: not offered
+    for (const pack of data.packs.filter((p) => p.ready)) {  // a pack whose model is still in training: not offered
       select.add(new Option(`${pack.name} (${pack.code})`, pack.code, false, false));
     }
   } catch (err) {

@@ -1,0 +1,3 @@
+/** charrestore in the browser: the char engine on onnxruntime-web. */
+export { Restorer, SPACES_MODES } from "./src/restorer.js";
+export { useCompressedWasm } from "./src/wasm.js";

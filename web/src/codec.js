@@ -1,0 +1,80 @@
+/**
+ * Text <-> (base graphemes, class ids), as charrestore/codec.py reads user input (``apply_map=False``): a
+ * base grapheme is a grapheme cluster with its case removed; its class is a bit set over the pack's features
+ * (CAPS on the grapheme, each mark or SPACE after it).
+ */
+
+import { caseSplit, gluesLeft, gluesRight, graphemes, isEscape, isSpace, startsSpace, upperOf } from "./clusters.js";
+import { CAPS, SPACE } from "./pack.js";
+
+/** Whether the space or mark ``gs[i]`` is text rather than a feature (beside an invalid byte, or white space
+ * before a lone combining mark: taking it out would fuse what is around it). */
+function held(gs, i) {
+  const next = i + 1 < gs.length ? gs[i + 1] : "";
+  if ((next && isEscape(next)) || (i > 0 && isEscape(gs[i - 1]))) return true;
+  return isSpace(gs[i]) && next !== "" && gluesLeft(next);
+}
+
+/** User input -> {base, classes}: only the pack's own marks and spaces are taken off; each mark attaches to the
+ * base grapheme before it (a repeat counts once; marks before the first one are dropped). */
+export function parse(text, pack) {
+  const gs = graphemes(text.normalize(pack.normalization));
+  const spaceBit = pack.bit(SPACE);
+  const capsBit = pack.bit(CAPS);
+  const base = [];
+  const classes = [];
+  for (let i = 0; i < gs.length; i++) {
+    let g = gs[i];
+    let bits = 0;
+    if (spaceBit && isSpace(g)) bits = spaceBit;
+    else if (pack.marks.includes(g)) bits = pack.bit(g);
+    if (!bits || held(gs, i)) {
+      let upper = false;
+      if (capsBit) [g, upper] = caseSplit(g);
+      base.push(g);
+      classes.push(upper ? capsBit : 0);
+    } else if (classes.length) {
+      classes[classes.length - 1] |= bits;
+    }
+  }
+  const arr = Int32Array.from(classes);
+  if (arr.length) arr[arr.length - 1] &= ~spaceBit;
+  return { base, classes: arr };
+}
+
+/** The features of parsed input that restoration keeps: its own marks, and its capitals when it is mixed-case
+ * ("McDonald"); all-caps input says nothing about case. */
+export function keptFeatures(text, classes, pack) {
+  let keep = pack.markBits;
+  if (text !== text.toLowerCase() && text !== text.toUpperCase()) keep |= pack.bit(CAPS);
+  return classes.map((c) => c & keep);
+}
+
+/** (base graphemes, class ids) -> text: CAPS, then the marks in pack order, then the space. A mark or space that
+ * would fuse into a neighbouring cluster is left out, so the output splits back into the same base graphemes. */
+export function render(base, classes, pack) {
+  const capsBit = pack.bit(CAPS);
+  const spaceBit = pack.bit(SPACE);
+  const marks = pack.marks.map((m) => [pack.bit(m), m]);
+  const after = pack.markBits | spaceBit;
+  const out = [];
+  const last = base.length - 1;
+  for (let i = 0; i < base.length; i++) {
+    let g = base[i];
+    const c = classes[i];
+    if (c & capsBit) g = upperOf(g) ?? g;
+    out.push(g);
+    const next = i < last ? base[i + 1] : "";
+    if (!(c & after) || gluesRight(g) || (next && gluesLeft(next)) || isEscape(g) || (next && isEscape(next))) continue;
+    for (const [b, m] of marks) if (c & b) out.push(m);
+    if (c & spaceBit && next && !(startsSpace(g) || startsSpace(next))) out.push(" ");
+  }
+  return out.join("").normalize(pack.normalization);
+}
+
+/** Which grapheme spans [start, end) hold a nonzero flag. */
+export function spansWith(flags, starts, ends) {
+  const counts = new Int32Array(flags.length + 1);
+  for (let i = 0; i < flags.length; i++) counts[i + 1] = counts[i] + (flags[i] ? 1 : 0);
+  return starts.map((s, k) => counts[ends[k]] > counts[s]);
+}

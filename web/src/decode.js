@@ -1,0 +1,116 @@
+/**
+ * Decision scores and their argmax (the decoding half of charrestore/engines/char_e2e.py): logits + per-class
+ * biases + the enforced spaces and marks, a sentence-final mark at the end, and the "mark, Capital" pairs.
+ * numpy adds the float32 logits and biases in float32, so the sums are rounded to float32 here too
+ * (Math.fround): a near-tie must be decided on the same numbers.
+ */
+
+import { HAS_SPACE, NO_SPACE, N_STATES } from "./input.js";
+import { CAPS, SPACE } from "./pack.js";
+
+/** Per-class logit offsets from per-feature ones; a class with several marks takes its largest mark offset. */
+function classBias(pack, bias) {
+  const out = new Float32Array(pack.nClasses);
+  for (let c = 0; c < pack.nClasses; c++) {
+    const on = Object.entries(bias).filter(([f]) => c & pack.bit(f));
+    const plain = on.filter(([f]) => !pack.marks.includes(f)).reduce((a, [, v]) => a + v, 0);
+    const marks = on.filter(([f]) => pack.marks.includes(f)).map(([, v]) => v);
+    out[c] = plain + (marks.length ? Math.max(...marks) : 0);
+  }
+  return out;
+}
+
+/** Index of the first largest value among ``idx`` of ``row`` (numpy's argmax). */
+function argmaxOf(row, idx) {
+  let best = idx[0];
+  for (const c of idx) if (row[c] > row[best]) best = c;
+  return best;
+}
+
+export class Decoder {
+  constructor(pack, card) {
+    const n = pack.nClasses;
+    const all = Array.from({ length: n }, (_, c) => c);
+    this.n = n;
+    this.caps = pack.bit(CAPS);
+    this.space = pack.bit(SPACE);
+    this.sentenceBits = pack.sentenceMarks.reduce((s, m) => s | pack.bit(m), 0);
+    this.otherMarks = pack.marks.filter((m) => !pack.sentenceMarks.includes(m)).reduce((s, m) => s | pack.bit(m), 0);
+    this.markBits = pack.markBits;
+    this.bias = classBias(pack, card.bias ?? {});
+    this.penalty = card.capital_after_mark_penalty ?? Infinity;
+    this.noSpace = all.filter((c) => !(c & this.space));
+    this.sentenceClasses = all.filter((c) => c & this.sentenceBits);
+    const marks = this.otherMarks | this.sentenceBits;
+    this.finalVariants = all.map((c) => all.filter((k) => (k & ~marks) === (c & ~marks) && k & this.sentenceBits
+      && !(k & this.otherMarks)));
+    this.masks = Array.from({ length: N_STATES }, (_, s) => Float32Array.from(all, (c) => {
+      if (!this.space) return 0;
+      if (s === HAS_SPACE) return c & this.space ? 0 : -Infinity;
+      if (s === NO_SPACE) return c & this.space ? -Infinity : 0;
+      return 0;
+    }));
+  }
+
+  /** Scores [t][class] of a window's kept part [from, to); ``logits`` are the window's, from ``start`` on. ``atEnd``: it ends the input, where a class and its +SPACE twin
+   * are one; ``endMark``: the last position takes a sentence-final mark; where ``fixed``, the class keeps exactly
+   * the ``marks`` given. */
+  scores(logits, start, from, to, enforce, atEnd, endMark, marks, fixed) {
+    const { n, bias } = this;
+    const out = [];
+    for (let t = from; t < to; t++) {
+      const row = new Float32Array(n);
+      const mask = this.masks[enforce[t]];
+      for (let c = 0; c < n; c++) row[c] = Math.fround(logits[(t - start) * n + c] + bias[c]) + mask[c];
+      out.push(row);
+    }
+    const last = out[out.length - 1];
+    if (atEnd && this.space) {
+      const mask = this.masks[enforce[to - 1]];
+      const base = (to - 1 - start) * n;
+      last.fill(-Infinity);
+      for (const c of this.noSpace) {
+        last[c] = Math.fround(Math.max(logits[base + c], logits[base + (c | this.space)]) + bias[c]) + mask[c];
+      }
+    }
+    for (let t = from; t < to; t++) {
+      if (!fixed[t]) continue;
+      const row = out[t - from];
+      for (let c = 0; c < n; c++) if ((c & this.markBits) !== marks[t]) row[c] = -Infinity;
+    }
+    if (atEnd && endMark) {
+      const best = argmaxOf(last, Array.from(last.keys()));
+      if (!(best & this.sentenceBits)) { // only the mark changes: case comes from the unconstrained best
+        const keep = new Set(this.finalVariants[best]);
+        for (let c = 0; c < n; c++) if (!keep.has(c)) last[c] = -Infinity;
+      }
+    }
+    return out;
+  }
+
+  /** Argmax per row, then "year, And": a capital after a non-final mark becomes the best of a sentence-final mark
+   * instead, no capital, or both kept at a cost of the card's ``capital_after_mark_penalty``. */
+  argmax(scores) {
+    const all = Array.from({ length: this.n }, (_, c) => c);
+    const cls = Int32Array.from(scores, (row) => argmaxOf(row, all));
+    if (!Number.isFinite(this.penalty) || !(this.caps && this.space && this.sentenceBits)) return cls;
+    const pairs = [];
+    for (let j = 0; j + 1 < cls.length; j++) {
+      const prev = cls[j];
+      if (cls[j + 1] & this.caps && prev & this.space && prev & this.otherMarks && !(prev & this.sentenceBits)) pairs.push(j);
+    }
+    for (const j of pairs) {
+      const a = cls[j];
+      const b = cls[j + 1];
+      const ends = this.finalVariants[a];
+      const end = argmaxOf(scores[j], ends);
+      const lower = b & ~this.caps;
+      const options = [[Math.fround(scores[j][end] - scores[j][a]), end, b],
+        [Math.fround(scores[j + 1][lower] - scores[j + 1][b]), a, lower], [-this.penalty, a, b]];
+      let pick = options[0];
+      for (const o of options.slice(1)) if (o[0] > pick[0]) pick = o;
+      [, cls[j], cls[j + 1]] = pick;
+    }
+    return cls;
+  }
+}

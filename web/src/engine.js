@@ -1,0 +1,142 @@
+/**
+ * The char E2E engine's runtime path (charrestore/engines/char_e2e.py): one BiLSTM tagger restores every
+ * feature of every grapheme in one step. Parsed input -> ids and space states -> overlapped windows, one ONNX
+ * call per batch -> scores -> argmax -> sentence case -> the classes of the whole input.
+ */
+
+import { startsAlnum, upperOf, isDigits } from "./clusters.js";
+import { plan } from "./chunking.js";
+import { spansWith } from "./codec.js";
+import { Decoder } from "./decode.js";
+import { graphemeIds, HAS_SPACE, NO_SPACE, N_STATES, UNKNOWN } from "./input.js";
+import { SPACE } from "./pack.js";
+import { forSegmenter, offsets, searchSorted } from "./spans.js";
+import { symbolGaps, Unread } from "./unread.js";
+
+const BATCH = 32; // windows per ONNX call (the output never depends on it)
+
+/** Graphemes followed by a digit within a run of digits: they take no mark the input does not give them. */
+function insideDigits(base) {
+  return Uint8Array.from(base, (g, i) => i + 1 < base.length && isDigits(g) && isDigits(base[i + 1]));
+}
+
+export class CharEngine {
+  /** ``segmenter``: an async function giving the NB segmenter whose spaces unspaced input takes (or null). */
+  constructor(pack, card, model, segmenter = null) {
+    if (card.features.join("\u0000") !== pack.features.join("\u0000")) {
+      throw new Error(`model features ${card.features} differ from pack ${pack.code}`);
+    }
+    this.pack = pack;
+    this.card = card;
+    this.model = model;
+    this.segmenter = segmenter;
+    this.index = new Map(card.vocab.map((g, i) => [g, i]));
+    this.decoder = new Decoder(pack, card);
+    this.space = pack.bit(SPACE);
+    this.gaps = symbolGaps(pack);
+  }
+
+  /** Yield [window, its logits] for overlapped windows, one model call per batch. */
+  async *windowLogits(ids) {
+    const { window, overlap, cut } = this.card;
+    const windows = plan(ids.length, window, overlap, cut);
+    const n = this.pack.nClasses;
+    for (let b = 0; b < windows.length; b += BATCH) {
+      const batch = windows.slice(b, b + BATCH);
+      const time = batch[0].end - batch[0].start;
+      const flat = new Int32Array(batch.length * time);
+      batch.forEach((w, k) => flat.set(ids.subarray(w.start, w.end), k * time));
+      const logits = await this.model.run(flat, batch.length, time);
+      for (let k = 0; k < batch.length; k++) yield [batch[k], logits.subarray(k * time * n, (k + 1) * time * n)];
+    }
+  }
+
+  /** Merged argmax class per position; with ``endMark`` the last one takes a sentence-final mark (training
+   * windows are cut from running text, so the model never learns that the input's end ends a sentence). */
+  async decode(gids, states, endMark, enforce, marks, fixed) {
+    const out = new Int32Array(gids.length);
+    // the model may read the first grapheme as the end of a sentence before it: it ends none unless it is a word
+    const oneGraphemeStart = gids.length > 1 && enforce[0] !== HAS_SPACE && !fixed[0];
+    const ids = Int32Array.from(gids, (g, i) => g * N_STATES + states[i]);
+    for await (const [w, lg] of this.windowLogits(ids)) {
+      const scores = this.decoder.scores(lg, w.start, w.keepStart, w.keepEnd, enforce, w.keepEnd === gids.length,
+        endMark, marks, fixed);
+      if (w.keepStart === 0 && oneGraphemeStart) for (const c of this.decoder.sentenceClasses) scores[0][c] = -Infinity;
+      out.set(this.decoder.argmax(scores), w.keepStart);
+    }
+    return out;
+  }
+
+  /** [ids, the space states the model reads, the states enforced at the argmax]: the given spaces when ``keep``,
+   * else unknown (enforced: the segmenter's, which never cuts inside a protected span and cuts at its edges). */
+  async encode(base, given, keep, frozen) {
+    const gids = graphemeIds(base, this.index);
+    if (keep && this.space && base.length) {
+      const states = Int32Array.from(given, (c) => (c & this.space ? HAS_SPACE : NO_SPACE));
+      states[states.length - 1] = NO_SPACE;
+      return [gids, states, states];
+    }
+    const states = new Int32Array(base.length).fill(UNKNOWN);
+    const segmenter = this.segmenter && this.space && base.length ? await this.segmenter() : null;
+    if (!segmenter) return [gids, states, states];
+    const [spans, forced] = frozen ? forSegmenter(frozen, base) : [[], []];
+    const cuts = new Set(segmenter.cuts(base.join(""), spans, forced));
+    const ends = offsets(base);
+    const enforce = Int32Array.from(base, (_, i) => (cuts.has(ends[i + 1]) ? HAS_SPACE : NO_SPACE));
+    enforce[enforce.length - 1] = NO_SPACE;
+    return [gids, states, enforce];
+  }
+
+  /** Capitalize the first grapheme and every one after a sentence-final mark plus space, except after an
+   * abbreviation of the input (a word whose given marks include one before its last grapheme: "u.s."). */
+  sentenceCase(base, cls, marks) {
+    const { caps, sentenceBits } = this.decoder;
+    if (!caps) return cls;
+    let starts = [];
+    for (let i = 0; i + 1 < cls.length; i++) if (cls[i] & sentenceBits && cls[i] & this.space) starts.push(i + 1);
+    if (starts.length) {
+      const wordStart = [0];
+      for (let i = 0; i + 1 < cls.length; i++) if (cls[i] & this.space) wordStart.push(i + 1);
+      const begin = starts.map((s) => wordStart[searchSorted(wordStart, s - 1, true) - 1]);
+      const within = spansWith(marks, begin, starts.map((s) => s - 1));
+      starts = starts.filter((s, k) => !(marks[s - 1] !== 0 && within[k]));
+    }
+    for (const i of [0, ...starts]) if (upperOf(base[i]) !== null) cls[i] |= caps;
+    return cls;
+  }
+
+  /** The classes of the restoration of parsed input. The input's own marks stay, and the capitals of mixed-case
+   * input (``kept``); a protected span (``frozen``) takes no space or mark inside, keeps its case, and is a word of
+   * its own where it is glued to one; ``end``: the input ends the document. */
+  async classes(base, given, kept, keep, end = true, frozen = null) {
+    const { caps, sentenceBits } = this.decoder;
+    let [gids, states, enforce] = await this.encode(base, given, keep, frozen);
+    let marks = kept.map((c) => c & this.pack.markBits);
+    const digits = insideDigits(base);
+    let fixed = Uint8Array.from(marks, (m, i) => m !== 0 || (digits[i] && !(given[i] & this.space)));
+    if (frozen) {
+      frozen.closed.forEach((c, i) => c && (fixed[i] = 1));
+      if (!keep && this.space) {
+        enforce = enforce.map((e, i) => (frozen.joined[i] ? NO_SPACE : frozen.edges[i] ? HAS_SPACE : e));
+        enforce[enforce.length - 1] = NO_SPACE;
+      }
+    }
+    const unread = new Unread(base, given, this.pack, this.gaps, frozen, keep);
+    let read = base;
+    let forced = marks;
+    if (unread.any) { // symbols training text never shows (unread.js)
+      if (!unread.vis.length) return unread.back(new Int32Array(0));
+      const pick = (arr) => arr.constructor.from(unread.vis, (i) => arr[i]);
+      read = unread.vis.map((i) => base[i]);
+      [forced, fixed] = unread.forced(pick(marks), pick(fixed));
+      [gids, states, enforce, marks] = [pick(gids), unread.states(states), unread.states(enforce, true), pick(marks)];
+    }
+    const endsSentence = unread.any ? unread.endsSentence(base) : startsAlnum(base[base.length - 1]);
+    const endMark = end && Boolean(sentenceBits) && endsSentence && !forced[forced.length - 1] && !frozen?.trailing;
+    let cls = this.sentenceCase(read, await this.decode(gids, states, endMark, enforce, forced, fixed), marks);
+    cls = unread.any ? unread.back(cls) : cls;
+    cls = cls.map((c, i) => c | (kept[i] & caps));
+    if (frozen && caps) cls = cls.map((c, i) => (frozen.inside[i] ? (c & ~caps) | (given[i] & caps) : c));
+    return cls;
+  }
+}

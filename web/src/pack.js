@@ -1,0 +1,45 @@
+/** A language pack (languages/<code>/pack.toml): the features a language restores, as charrestore/packs.py reads them. */
+
+import { parseToml } from "./toml.js";
+
+export const CAPS = "CAPS";
+export const SPACE = "SPACE";
+
+export class LanguagePack {
+  constructor(data) {
+    this.code = data.code;
+    this.name = data.name ?? data.code;
+    this.features = data.features;
+    this.cased = Boolean(data.cased);
+    this.normalization = data.normalization ?? "NFC";
+    this.map = data.map ?? {};
+    this.mapBetweenWords = data.map_between_words ?? {};
+    this.models = data.models ?? {};
+    this.marks = this.features.filter((f) => f !== CAPS && f !== SPACE);
+    this.sentenceMarks = (data.sentence_marks ?? []).filter((m) => this.marks.includes(m));
+    this.nClasses = 1 << this.features.length;
+    this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);
+    this.hasSpace = this.features.includes(SPACE);
+    for (const [table, entries] of [["map", this.map], ["map_between_words", this.mapBetweenWords]]) {
+      for (const [src, target] of Object.entries(entries)) {
+        if (![...target].every((t) => this.marks.includes(t) || (t === " " && this.hasSpace))) {
+          throw new Error(`pack ${this.code}: [${table}] maps ${src} onto ${target}, not a mark of the pack`);
+        }
+      }
+    }
+  }
+
+  /** The class bit of a feature ("CAPS", "SPACE" or a mark), 0 if the pack lacks it. */
+  bit(feature) {
+    const i = this.features.indexOf(feature);
+    return i < 0 ? 0 : 1 << i;
+  }
+
+  static fromToml(text) {
+    const data = parseToml(text);
+    if (!Array.isArray(data.features) || !data.features.length || !data.code) {
+      throw new Error("pack.toml needs a code and a non-empty features list");
+    }
+    return new LanguagePack(data);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The public API: ``await Restorer.load({lang})`` reads the pack, the char model's card and model (its sha256
+ * checked), and ``await restorer.restore(text, {spaces})`` restores spaces, punctuation and case as
+ * ``charrestore fix --engine char`` does (charrestore/engines/base.py's skeleton: parse -> kept features ->
+ * protected spans -> classes -> render). The NB counts load on the first input that needs them.
+ */
+
+import { caseSplit, graphemes, upperOf } from "./clusters.js";
+import { fetchBytes, fetchText } from "./fetch.js";
+import { keptFeatures, parse, render } from "./codec.js";
+import { CharEngine } from "./engine.js";
+import { camelForms } from "./hashtags.js";
+import { isLong, restoreLong } from "./long_text.js";
+import { CharModel } from "./model.js";
+import { CAPS, LanguagePack, SPACE } from "./pack.js";
+import { Segmenter } from "./segmenter.js";
+import { sha256Hex } from "./sha256.js";
+import { baseSpans, protect } from "./spans.js";
+
+export const SPACES_MODES = ["auto", "keep", "restore"];
+
+/** The bytes at ``url``, refused if they do not match the ``sha256`` their card gives. */
+async function checked(url, sha256) {
+  const bytes = await fetchBytes(url);
+  if ((await sha256Hex(bytes)) !== sha256) throw new Error(`${url}: sha256 does not match its card (corrupt or replaced)`);
+  return bytes;
+}
+
+export class Restorer {
+  constructor(pack, engine, modelSize) {
+    this.pack = pack;
+    this.engine = engine;
+    this.modelSize = modelSize; // bytes, for the page to show
+  }
+
+  /**
+   * ``lang``: a pack code; ``root``: the URL of the folder that holds languages/ and models/ (default: the
+   * repository root, two folders above this module); ``packUrl``, ``modelUrl``, ``cardUrl``: single files instead
+   * (the card defaults to the model's URL with .json). The NB segmenter's card is the pack's ``nb`` model beside
+   * the char model; its counts load on the first input that needs them.
+   */
+  static async load({ lang = "en", root = new URL("../../", import.meta.url), packUrl, modelUrl, cardUrl } = {}) {
+    const base = new URL(root, globalThis.location?.href);
+    packUrl = new URL(packUrl ?? `languages/${lang}/pack.toml`, base);
+    const pack = LanguagePack.fromToml(await fetchText(packUrl));
+    if (!pack.models.char) throw new Error(`pack ${pack.code} names no char model`);
+    modelUrl = new URL(modelUrl ?? `models/${lang}/${pack.models.char}.onnx`, base);
+    cardUrl = new URL(cardUrl ?? modelUrl.href.replace(/\.onnx$/, ".json"), base);
+    const card = JSON.parse(await fetchText(cardUrl));
+    if (card.kind !== "char_e2e") throw new Error(`${cardUrl}: not a char model card`);
+    const bytes = await checked(modelUrl, card.sha256);
+    const model = await CharModel.fromBytes(bytes, pack.nClasses);
+    let nb = null; // the NB segmenter: spaces of unspaced input (the card's nb_spaces) and hashtag words
+    if (pack.models.nb) {
+      const nbCardUrl = new URL(`${pack.models.nb}.json`, modelUrl);
+      nb = once(async () => {
+        const nbCard = JSON.parse(await fetchText(nbCardUrl));
+        return Segmenter.fromBytes(await checked(new URL(nbCard.file, nbCardUrl), nbCard.sha256), nbCard);
+      });
+    }
+    const prose = nb && card.nb_spaces ? once(async () => (await nb()).configured((await nb()).proseParams)) : null;
+    const restorer = new Restorer(pack, new CharEngine(pack, card, model, prose), bytes.length);
+    restorer.hashtagSegmenter = nb;
+    return restorer;
+  }
+
+  /** ``text`` restored; ``spaces``: auto (keep the input's spaces if it has any), keep or restore. */
+  async restore(text, { spaces = "auto" } = {}) {
+    if (!SPACES_MODES.includes(spaces)) throw new Error(`spaces must be one of ${SPACES_MODES.join(", ")}, not ${spaces}`);
+    const parsed = parse(text, this.pack);
+    if (!parsed.base.length) return "";
+    const space = this.pack.bit(SPACE);
+    if (isLong(text)) {
+      const keep = spaces === "keep" || (spaces === "auto" && parsed.classes.some((c) => c & space));
+      const mixed = text !== text.toLowerCase() && text !== text.toUpperCase();
+      return restoreLong(this, text, keep, this.pack.markBits | (mixed ? this.pack.bit(CAPS) : 0));
+    }
+    const kept = keptFeatures(text, parsed.classes, this.pack);
+    const [given, frozen] = await this.protected(text, parsed.base, parsed.classes);
+    const keep = spaces === "keep" || (spaces === "auto" && given.some((c) => c & space));
+    const classes = await this.engine.classes(parsed.base, given, kept, keep, true, frozen);
+    return render(parsed.base, classes, this.pack);
+  }
+
+  /** [given classes, protected spans] of parsed input: the hashtags' graphemes take the case of their CamelCase
+   * form (a protected span keeps its given case). */
+  async protected(text, base, given) {
+    const spans = baseSpans(text, base, this.pack);
+    const caps = this.pack.bit(CAPS);
+    const tags = caps ? spans.filter(([, , kind]) => kind === "hashtag") : [];
+    if (tags.length) {
+      given = Int32Array.from(given);
+      const segmenter = this.hashtagSegmenter ? await this.hashtagSegmenter() : null;
+      const shown = tags.map(([s, e]) => base.slice(s, e).map((g, k) => (given[s + k] & caps ? upperOf(g) ?? g : g)).join(""));
+      const forms = await camelForms(shown, segmenter, (words) => this.wordCase(words));
+      tags.forEach(([s, e], k) => {
+        const upper = graphemes(forms[k]).map((g) => caseSplit(g)[1]);
+        if (upper.length === e - s) upper.forEach((u, i) => (given[s + i] = u ? given[s + i] | caps : given[s + i] & ~caps));
+      });
+    }
+    return [given, protect(base, spans)];
+  }
+
+  /** ``words`` in the case the model gives them in context, trailing marks taken off ("nasa mission" -> "NASA
+   * mission"): the words joined by one space, restored with their spaces kept and no final mark forced. */
+  async wordCase(words) {
+    const text = words.join(" ");
+    const { base, classes } = parse(text, this.pack);
+    const kept = keptFeatures(text, classes, this.pack);
+    const [given, frozen] = await this.protected(text, base, classes);
+    const cls = await this.engine.classes(base, given, kept, true, false, frozen);
+    const noSpace = ~this.pack.bit(SPACE);
+    const trailing = new RegExp(`[${this.pack.marks.join("").replace(/[\\\]\[^-]/g, "\\$&")}]+$`, "u");
+    let start = 0;
+    return words.map((w) => {
+      const n = parse(w, this.pack).base.length;
+      const shown = render(base.slice(start, start + n), cls.subarray(start, start + n).map((c) => c & noSpace), this.pack);
+      start += n;
+      return shown.replace(trailing, "");
+    });
+  }
+}
+
+/** ``load()``'s promise, made on the first call and shared by every later one. */
+function once(load) {
+  let promise = null;
+  return () => (promise ??= load());
+}

@@ -1,0 +1,280 @@
+/**
+ * The Naive Bayes word segmenter (charrestore/segmenter.py, after Norvig 2009): a unigram+bigram word model
+ * decoded by an iterative Viterbi over (position, last word) states, linear in the input length. It gives the
+ * en char engine its spaces on unspaced input (the card's ``nb_spaces``) and cuts hashtags into words.
+ * Positions are UTF-16 code units (Python counts code points: they differ only for letters beyond the BMP).
+ */
+
+import { graphemes, isSpace } from "./clusters.js";
+import { readCounts } from "./counts.js";
+
+const START = "<s>";
+const HARD = Infinity;
+const BLOCK = 100_000;
+const MARGIN = 1_000;
+const W = "[\\p{L}\\p{N}\\p{M}\\u200c\\u200d]";
+const LATTICE_RUN = new RegExp(`${W}+(?:['’]${W}+)*`, "gu");
+const DIGIT_CHANGE = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/gu;
+const CAMEL = /(?<=\p{L}\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/gu;
+const CAPS = /(?<=\p{Lu})(?=\p{Lu}(?!\p{Ll}))/gu;
+const INSIDE_NUMBER = /(?<=\p{N})(?=\p{N})/gu;
+const AT_JOINER = /(?=['’])|(?<=['’])/gu;
+const HYPHENS = ["-", "\u2010"];
+
+/** A card's boundary-evidence setting: "hard", "never" or a log10 bonus. */
+const evidence = (v) => (v === "hard" ? HARD : v === "never" ? -HARD : Number(v));
+
+/** Lower case for look-up only, one character for one, so that positions stay aligned. */
+function lowered(word) {
+  const low = word.toLowerCase();
+  if (low.length === word.length) return low;
+  let out = "";
+  for (const c of word) {
+    const l = c.toLowerCase();
+    out += l.length === c.length ? l : c;
+  }
+  return out;
+}
+
+export class Segmenter {
+  /** ``counts``: readCounts' object; ``card``: nb.json (its ``params``, and ``total``). */
+  constructor(counts, card) {
+    this.total = Number(card.total) || counts.counts.reduce((a, b) => a + b, 0);
+    this.logN = Math.log10(this.total);
+    this.uni = new Map();
+    counts.words.forEach((w, i) => this.uni.set(w, Math.log10(counts.counts[i]) - this.logN));
+    this.rawContexts = counts.contexts;
+    this.contexts = new Map();
+    this.reach = counts.reach;
+    this.proseParams = card.prose_params ?? {}; // tuned on de-spaced text alone
+    this.setParams(card.params ?? {});
+  }
+
+  static async fromBytes(bytes, card) {
+    return new Segmenter(await readCounts(bytes), card);
+  }
+
+  setParams(params) {
+    this.params = params;
+    this.L = Math.trunc(params.L ?? 20);
+    this.unk1 = Math.log10(Number(params.smoothing ?? 10.0));
+    this.unk0 = this.unk1 - this.logN; // an unknown word of length k scores unk0 - k * unk1
+    this.evidence = [[DIGIT_CHANGE, evidence(params.digits ?? "hard")], [CAMEL, evidence(params.camel ?? "hard")],
+      [CAPS, evidence(params.caps ?? 0)], [INSIDE_NUMBER, -HARD], [AT_JOINER, -HARD]];
+  }
+
+  /** A copy sharing the counts, with other ``params`` over these (the card's ``prose_params``: tuned on
+   * de-spaced text alone). */
+  configured(params) {
+    const other = Object.assign(Object.create(Segmenter.prototype), this);
+    other.setParams({ ...this.params, ...params });
+    return other;
+  }
+
+  /** word -> log10 P(word | prev) for the pairs seen after ``prev`` (parsed once, then cached). */
+  context(prev) {
+    let table = this.contexts.get(prev);
+    if (table === undefined) {
+      table = new Map();
+      const raw = this.rawContexts.get(prev);
+      const logp = this.uni.get(prev);
+      if (raw && logp !== undefined) {
+        const items = raw.split(" ");
+        const norm = logp + this.logN;
+        for (let k = 0; k + 1 < items.length; k += 2) table.set(items[k], Math.log10(Number(items[k + 1])) - norm);
+      }
+      this.contexts.set(prev, table);
+    }
+    return table;
+  }
+
+  /** Positions in ``text`` where a space goes (ascending), never inside a grapheme cluster. ``protectedSpans``:
+   * [start, end] spans never cut inside; ``forced``: positions that are cut. */
+  cuts(text, protectedSpans = [], forced = []) {
+    const rules = new Map();
+    for (const [a, b] of protectedSpans) for (let k = a + 1; k < b; k++) rules.set(k, 1);
+    for (const k of forced) if (k > 0 && k < text.length) rules.set(k, 2);
+    const part = (lo, hi) => {
+      const out = new Map();
+      for (const [k, v] of rules) if (k >= lo && k < hi) out.set(k - lo, v);
+      return out;
+    };
+    const out = [];
+    let start = 0;
+    while (text.length - start > BLOCK) {
+      const end = start + BLOCK;
+      const keep = this.blockCuts(text.slice(start, end), part(start, end)).map((k) => start + k)
+        .filter((k) => k <= end - MARGIN);
+      out.push(...keep);
+      start = keep.length ? keep[keep.length - 1] : end - MARGIN;
+    }
+    out.push(...this.blockCuts(text.slice(start), part(start, Infinity)).map((k) => start + k));
+    if (!rules.size) return out;
+    for (const [k, v] of rules) if (v === 2) out.push(k);
+    return [...new Set(out)].sort((a, b) => a - b);
+  }
+
+  blockCuts(text, rules) {
+    const lattice = this.lattice(text, rules);
+    if (!lattice) return [];
+    const { kind, sStarts, offsets } = lattice;
+    const out = [];
+    for (const k of this.viterbi(lattice.s, kind, lattice.bonus)) {
+      if (kind[k] > 2) continue;
+      let r = sStarts.length - 1;
+      while (sStarts[r] > k) r--;
+      out.push(k + offsets[r]);
+    }
+    return out;
+  }
+
+  /** The word runs of ``text`` lower-cased and joined (``s``), and per boundary of ``s`` its ``kind`` (0
+   * impossible, 1 possible, 2 forced by evidence, 3 forced by white space or a hyphen, 4 forced by punctuation:
+   * the context restarts) and ``bonus``; null when there is no word run. */
+  lattice(text, rules) {
+    const spans = Array.from(text.matchAll(LATTICE_RUN), (m) => [m.index, m.index + m[0].length]);
+    if (!spans.length) return null;
+    const n = spans.reduce((a, [b, e]) => a + e - b, 0);
+    const kind = new Uint8Array(n + 1).fill(1);
+    const bonus = new Float64Array(n + 1);
+    const glued = insideGraphemes(text);
+    const pieces = [];
+    const sStarts = [];
+    const offsets = [];
+    let pos = 0;
+    let last = 0;
+    for (const [b, e] of spans) {
+      if (pos) {
+        const between = text.slice(last, b);
+        kind[pos] = isSpace(between) || HYPHENS.includes(between) ? 3 : 4;
+      }
+      const word = text.slice(b, e);
+      pieces.push(lowered(word));
+      sStarts.push(pos);
+      offsets.push(b - pos);
+      for (const [pattern, value] of this.evidence) {
+        if (value === 0) continue;
+        for (const m of word.matchAll(pattern)) {
+          const k = pos + m.index;
+          if (value === HARD) kind[k] = 2;
+          else if (value === -HARD) kind[k] = 0;
+          else bonus[k] = value;
+        }
+      }
+      if (glued) for (let k = b + 1; k < e; k++) if (glued[k]) kind[pos + k - b] = 0;
+      pos += e - b;
+      last = e;
+    }
+    kind[n] = 4;
+    for (const [k, v] of rules ?? []) { // only inside a word run
+      let r = spans.length - 1;
+      while (r >= 0 && spans[r][0] > k) r--;
+      if (r >= 0 && spans[r][0] < k && k < spans[r][1] && !(glued && glued[k])) kind[k - offsets[r]] = v === 1 ? 0 : 2;
+    }
+    return { s: pieces.join(""), kind, bonus, sStarts, offsets };
+  }
+
+  /** Word boundaries (indices into ``s``) of the best segmentation: states are (end position, last word); a seen
+   * word ending at ``j`` is looked up only as far back as the longest seen word with its last three letters, an
+   * unseen one comes from a sliding-window maximum. The same arithmetic as Python's, in the same order. */
+  viterbi(s, kind, bonus) {
+    const { uni, unk0, unk1, L, reach } = this;
+    const n = s.length;
+    // the states at a position (one per last word, in Python's dict order): scores, state ids, the pairs after them
+    const start = { scores: [0], ids: [-1], pairs: [this.context(START)], top: 0, topId: -1 };
+    const backLen = [];
+    const backPrev = [];
+    const live = new Array(n + 1).fill(null);
+    live[0] = start;
+    let window = [[0, 0]]; // [best score + unk1 * position, position], scores decreasing
+    let head = 0;
+    let floor = 0; // the last forced boundary: no word crosses it
+    let lastOpen = 0; // the last position holding states
+    for (let j = 1; j <= n; j++) {
+      if (!kind[j]) continue;
+      const lo = Math.max(floor, j - L);
+      while (head < window.length && window[head][1] < lo) head++;
+      const from = head < window.length ? window[head][1] : lastOpen; // else a run longer than L is one word
+      const unkBest = (head < window.length ? window[head][0] + unk0 - unk1 * j : live[from].top + unk0 - unk1 * (j - from));
+      const state = { scores: [], ids: [], pairs: [], top: -Infinity, topId: -1 };
+      const extra = bonus[j];
+      const far = Math.max(lo, j - (j >= 3 ? reach.get(s.slice(j - 3, j)) ?? 2 : 2));
+      for (let i = j - 1; i >= far; i--) {
+        const entry = live[i];
+        if (entry === null) continue;
+        const w = s.slice(i, j);
+        const lp = uni.get(w);
+        if (lp === undefined) continue;
+        let best = -Infinity;
+        let bestFrom = -1;
+        const { scores, pairs, ids } = entry;
+        for (let k = 0; k < scores.length; k++) {
+          const pair = pairs[k].get(w);
+          const sc = scores[k] + (pair === undefined ? lp : pair);
+          if (sc > best) {
+            best = sc;
+            bestFrom = ids[k];
+          }
+        }
+        backLen.push(j - i);
+        backPrev.push(bestFrom);
+        add(state, best + extra, backLen.length - 1, this.context(w));
+        if (best > state.top) {
+          state.top = best;
+          state.topId = backLen.length - 1;
+        }
+      }
+      backLen.push(j - from);
+      backPrev.push(live[from].topId);
+      add(state, unkBest + extra, backLen.length - 1, NO_PAIRS);
+      if (unkBest >= state.top) {
+        state.top = unkBest;
+        state.topId = backLen.length - 1;
+      }
+      state.top += extra;
+      live[j] = kind[j] === 4 // punctuation: the context restarts
+        ? { scores: [state.top], ids: [state.topId], pairs: [start.pairs[0]], top: state.top, topId: state.topId }
+        : state;
+      lastOpen = j;
+      if (kind[j] >= 2) {
+        floor = j;
+        window = [];
+        head = 0;
+      }
+      const value = state.top + unk1 * j;
+      while (window.length > head && window[window.length - 1][0] <= value) window.pop();
+      window.push([value, j]);
+      if (j > L) live[j - L - 1] = null;
+    }
+    let sid = live[n].topId;
+    const ends = [];
+    let pos = n;
+    while (sid !== -1) {
+      pos -= backLen[sid];
+      if (pos > 0) ends.push(pos);
+      sid = backPrev[sid];
+    }
+    return ends.reverse();
+  }
+}
+
+const NO_PAIRS = new Map();
+
+function add(state, score, id, pairs) {
+  state.scores.push(score);
+  state.ids.push(id);
+  state.pairs.push(pairs);
+}
+
+/** 1 where a UTF-16 unit continues a grapheme cluster (spaces go only between clusters); null if none does. */
+function insideGraphemes(text) {
+  const gs = graphemes(text);
+  if (gs.length === text.length) return null;
+  const inside = new Uint8Array(text.length).fill(1);
+  let at = 0;
+  for (const g of gs) {
+    inside[at] = 0;
+    at += g.length;
+  }
+  return inside;
+}
