@@ -1,0 +1,120 @@
+"""Word boundaries on letters-only text: charrestore against wordninja-pp, same input, same run (issue 46).
+
+Held-out paragraphs of each language (its dev file in ../shared/corpora) are read as the runtime sees words (the
+pack's mapping, no marks, lower case), joined without spaces and cut into pieces of about ``--chars`` characters at
+word ends. Each system inserts spaces; a boundary is a position in the letters-only piece, and precision, recall and
+F1 are micro-averaged over all pieces. Systems: ``segment`` (charrestore's NB segmenter, reranked where the language
+has a reranker), ``fix`` (the default engine, when the pack has its model; ``--models-dir`` points at others, e.g. a
+model in training exported into runs/), and wordninja-pp's model of the language (``pip install wordninja-pp``).
+
+    python scripts/compare_boundaries.py [--langs de es fr ru] [--chars 200] [--max-chars 60000] [--models-dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from charrestore import Restorer, base_text, load_pack
+from charrestore.cards import ModelError
+from charrestore.rerank import best_segmenter
+from charrestore.tuning.dev import load_despaced, sample
+
+ROOT = Path(__file__).resolve().parent.parent
+C = ROOT.parent / "shared" / "corpora"
+DEV = {"en": (C / "en" / "ted_dev.tsv", 0), "gu": (C / "gu" / "gu_wiki_train.tsv", "100:50"),
+       "de": (C / "de" / "de_bundestag_dev.tsv.xz", 0), "es": (C / "es" / "es_congreso_dev.tsv.xz", 0),
+       "fr": (C / "fr" / "eltec_novels_dev.tsv.xz", 0), "ru": (C / "ru" / "ruslit_prose_dev.tsv.xz", 0)}
+
+
+def pieces(lang: str, chars: int, max_chars: int) -> list[list[str]]:
+    """The words of held-out paragraphs in pieces of about ``chars`` letters (a sample spread over the file)."""
+    path, holdout = DEV[lang]
+    out = []
+    for _, [words] in sample(load_despaced(load_pack(lang), path, holdout), max_chars):
+        piece: list[str] = []
+        for w in words:
+            piece.append(w)
+            if sum(map(len, piece)) >= chars:
+                out.append(piece)
+                piece = []
+        if piece:
+            out.append(piece)
+    return out
+
+
+def cuts(words: list[str]) -> set[int]:
+    """Positions between words in the joined string."""
+    ends, at = set(), 0
+    for w in words[:-1]:
+        at += len(w)
+        ends.add(at)
+    return ends
+
+
+def score(gold: list[list[str]], predicted: list[list[str]]) -> dict:
+    tp = fp = fn = 0
+    for g, p in zip(gold, predicted):
+        assert "".join(g) == "".join(p).lower(), (g, p)
+        a, b = cuts(g), cuts(p)
+        tp, fp, fn = tp + len(a & b), fp + len(b - a), fn + len(a - b)
+    precision, recall = tp / max(1, tp + fp), tp / max(1, tp + fn)
+    return {"precision": round(precision, 4), "recall": round(recall, 4),
+            "f1": round(2 * precision * recall / max(1e-9, precision + recall), 4)}
+
+
+def systems(lang: str, models_dir: str | None):
+    """name -> function(letters) -> words, for every system that this language has."""
+    import wordninja
+
+    found = {}
+    try:
+        seg = best_segmenter(lang)
+        found["charrestore segment"] = lambda s: seg.segment(s).split()
+    except ModelError:
+        pass
+    try:
+        restorer = Restorer(lang=lang, spaces="restore", models_dir=models_dir)
+        found[f"charrestore fix ({restorer.config.engine})"] = lambda s: [
+            base_text(w, restorer.pack) for w in restorer(s).split()]  # its marks dropped, lower case
+    except ModelError:
+        pass
+    if lang in wordninja.LANGUAGES:
+        ninja = wordninja.LanguageModel(lang)
+        found[f"wordninja-pp {wordninja.__version__}"] = ninja.split
+    return found
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--langs", nargs="+", default=["de", "es", "fr", "ru"], choices=sorted(DEV))
+    ap.add_argument("--chars", type=int, default=200, help="letters per piece (default: 200)")
+    ap.add_argument("--max-chars", type=int, default=60_000, help="letters per language (default: 60,000)")
+    ap.add_argument("--models-dir", help="models folder for fix (default: the shipped models)")
+    ap.add_argument("--out", type=Path, default=ROOT / "reports" / "compare_boundaries.json")
+    args = ap.parse_args()
+    rows = []
+    for lang in args.langs:
+        gold = pieces(lang, args.chars, args.max_chars)
+        letters = ["".join(p) for p in gold]
+        for name, split in systems(lang, args.models_dir).items():
+            t = time.perf_counter()
+            predicted = [list(split(s)) for s in letters]
+            seconds = time.perf_counter() - t
+            rows.append({"lang": lang, "system": name, "pieces": len(gold), "letters": sum(map(len, letters)),
+                         **score(gold, predicted), "letters_per_s": round(sum(map(len, letters)) / seconds)})
+            print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"settings": vars(args) | {"out": str(args.out)}, "rows": rows}, indent=1,
+                                   ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    print("| lang | system | boundary P | R | F1 | letters/s |\n|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['lang']} | {r['system']} | {r['precision']:.4f} | {r['recall']:.4f} | **{r['f1']:.4f}** | "
+              f"{r['letters_per_s']:,} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
