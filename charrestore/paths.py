@@ -28,5 +28,6 @@ def models_dir() -> Path:
 
 
 def web_dir() -> Path:
-    """The in-browser page and its package (``web/``), beside ``languages/`` and ``models/`` as it reads them."""
-    return data_root() / "web"
+    """The in-browser page and its package (``web/``): code, so it is found beside the package (in a wheel) or the
+    checkout, whatever ``CHARRESTORE_DATA`` says; it reads the packs and models where they are served beside it."""
+    return _PKG / "web" if (_PKG / "web").is_dir() else _PKG.parent / "web"

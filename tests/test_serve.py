@@ -419,7 +419,8 @@ def test_page_in_headless_chromium(server, restorers, tmp_path):
         sync_api.expect(page.locator("#fix-status")).to_contain_text("en · pipeline")
         assert page.locator("#output").text_content() == r(text)
         assert page.locator("#output .ins").count() > 0 and page.locator("#output .case").count() > 0
-        parts = page.evaluate("changes('will ai, so', 'Will AI so.')")  # the page's highlighter
+        parts = page.evaluate(  # the page's highlighter (the in-browser page's module)
+            "import('./offline/web/highlight.js').then((m) => m.changes('will ai, so', 'Will AI so.'))")
         assert [(p["text"], p["kind"]) for p in parts] == [("W", "case"), ("ill ", "same"), ("AI", "case"),
                                                            (",", "del"), (" so", "same"), (".", "ins")]
 

@@ -1,6 +1,7 @@
 // The offline page: restores as you type with the char engine in this browser (src/), and exposes
 // window.charrestore.restore(text, {lang, spaces}) for tests and embedding. Every URL is relative: the models and
 // packs are the Python package's own files, in models/ and languages/ beside web/ in the repository.
+import { showChanges } from "./highlight.js";
 import { Restorer, useCompressedWasm } from "./index.js";
 
 const LANGS = { en: "English", ja: "Japanese", gu: "Gujarati" }; // the packs with a char model
@@ -9,7 +10,6 @@ const SAMPLES = {
   ja: "今日は雨が降っていますか明日は晴れるでしょうそれでは失礼します",
   gu: "ગુજરાત ભારત દેશનું એક રાજ્ય છે તેની રાજધાની ગાંધીનગર છે",
 };
-const MARK_OR_SPACE = /[\s\p{P}]/u;
 const $ = (id) => document.getElementById(id);
 
 const wasm = useCompressedWasm(new URL("vendor/ort-wasm-simd-threaded.wasm.gz", import.meta.url));
@@ -27,47 +27,6 @@ async function restore(text, { lang = "en", spaces = "auto" } = {}) {
 }
 
 window.charrestore = { restore };
-
-// The changes between input and output, as the server page shows them: an output character matches the next
-// input character that is itself or a letter; the marks and spaces skipped are removed.
-function changes(input, output) {
-  const src = [...input];
-  const parts = [];
-  let i = 0;
-  const add = (text, kind) => {
-    const last = parts[parts.length - 1];
-    if (last && last.kind === kind) last.text += text;
-    else parts.push({ text, kind });
-  };
-  for (const ch of output) {
-    const isBase = !MARK_OR_SPACE.test(ch);
-    let j = i;
-    while (j < src.length && src[j] !== ch && MARK_OR_SPACE.test(src[j])) j++;
-    if (j === src.length || (!isBase && src[j] !== ch)) {
-      add(ch, "ins");
-      continue;
-    }
-    while (i < j) add(src[i++], "del");
-    add(ch, src[i++] === ch ? "same" : "case");
-  }
-  while (i < src.length) add(src[i++], "del");
-  return parts;
-}
-
-function showChanges(box, input, output) {
-  box.replaceChildren();
-  for (const { text, kind } of changes(input, output)) {
-    if (kind === "same") {
-      box.append(text);
-      continue;
-    }
-    if (kind === "del" && !text.trim()) continue; // removed spaces are visible as words joining
-    const el = document.createElement(kind === "del" ? "del" : "span");
-    if (kind !== "del") el.className = kind;
-    el.textContent = text;
-    box.append(el);
-  }
-}
 
 let latest = 0; // only the newest request's answer is shown
 

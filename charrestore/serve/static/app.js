@@ -1,6 +1,7 @@
 // The charrestore page: POST /v1/fix with the changes highlighted, and live captions over WS /v1/stream.
-// URLs are relative to the page, so that it also works behind a proxy that serves it under a path prefix.
-"use strict";
+// URLs are relative to the page, so that it also works behind a proxy that serves it under a path prefix. The look
+// and the highlighter are the in-browser page's (web/, mounted under offline/): one source for both pages.
+import { showChanges } from "../offline/web/highlight.js";
 
 const $ = (id) => document.getElementById(id);
 const SAMPLES = {
@@ -12,44 +13,9 @@ const SAMPLES = {
   ja: "今日 は 雨 が 降って います か 明日 は 晴れる でしょう それでは 失礼 します",
   gu: "ગુજરાત ભારત દેશનું એક રાજ્ય છે તેની રાજધાની ગાંધીનગર છે",
 };
-const MARK_OR_SPACE = /[\s\p{P}]/u;
 
 function settings() {
   return { lang: $("lang").value, engine: $("engine").value, spaces: $("spaces").value };
-}
-
-// Align the restored text with the input: the restorer only inserts marks and spaces, changes case and
-// drops input marks and spaces, so one greedy pass over the output finds every change. An output character
-// matches the next input character that is itself or a letter; the marks and spaces skipped are removed.
-function changes(input, output) {
-  const src = [...input], parts = [];
-  let i = 0;
-  const add = (text, kind) => {
-    const last = parts[parts.length - 1];
-    if (last && last.kind === kind) last.text += text; else parts.push({ text, kind });
-  };
-  for (const ch of output) {
-    const isBase = !MARK_OR_SPACE.test(ch);
-    let j = i;
-    while (j < src.length && src[j] !== ch && MARK_OR_SPACE.test(src[j])) j++;
-    if (j === src.length || (!isBase && src[j] !== ch)) { add(ch, "ins"); continue; }
-    while (i < j) add(src[i++], "del");
-    add(ch, src[i++] === ch ? "same" : "case");
-  }
-  while (i < src.length) add(src[i++], "del");
-  return parts;
-}
-
-function showChanges(box, input, output) {
-  box.replaceChildren();
-  for (const { text, kind } of changes(input, output)) {
-    if (kind === "same") { box.append(text); continue; }
-    if (kind === "del" && !text.trim()) continue;  // removed spaces are visible as words joining
-    const el = document.createElement(kind === "del" ? "del" : "span");
-    if (kind !== "del") el.className = kind;
-    el.textContent = text;
-    box.append(el);
-  }
 }
 
 async function fix() {
