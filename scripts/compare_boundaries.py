@@ -1,13 +1,14 @@
 """Word boundaries on letters-only text: charrestore against wordninja-pp, same input, same run (issue 46).
 
 Held-out paragraphs of each language (its dev file in ../shared/corpora) are read as the runtime sees words (the
-pack's mapping, no marks, lower case), joined without spaces and cut into pieces of about ``--chars`` characters at
-word ends. Each system inserts spaces; a boundary is a position in the letters-only piece, and precision, recall and
+pack's mapping, no marks, lower case) and kept to their letters (an apostrophe, hyphen or digit inside a word goes:
+"l'homme" is the one word "lhomme", as neither system may split at a character it no longer sees), joined without
+spaces and cut into pieces of about ``--chars`` letters at word ends. Each system inserts spaces; a boundary is a position in the letters-only piece, and precision, recall and
 F1 are micro-averaged over all pieces. Systems: ``segment`` (charrestore's NB segmenter, reranked where the language
 has a reranker), ``fix`` (the default engine, when the pack has its model; ``--models-dir`` points at others, e.g. a
 model in training exported into runs/), and wordninja-pp's model of the language (``pip install wordninja-pp``).
 
-    python scripts/compare_boundaries.py [--langs de es fr ru] [--chars 200] [--max-chars 60000] [--models-dir DIR]
+    python scripts/compare_boundaries.py [--langs de es fr ru vi] [--chars 200] [--max-chars 60000] [--models-dir DIR]
 """
 
 from __future__ import annotations
@@ -17,25 +18,28 @@ import json
 import time
 from pathlib import Path
 
+import regex
+
 from charrestore import Restorer, base_text, load_pack
 from charrestore.cards import ModelError
 from charrestore.rerank import best_segmenter
 from charrestore.tuning.dev import load_despaced, sample
 
 ROOT = Path(__file__).resolve().parent.parent
+NOT_LETTER = regex.compile(r"[^\p{L}\p{M}]+")
 C = ROOT.parent / "shared" / "corpora"
-DEV = {"en": (C / "en" / "ted_dev.tsv", 0), "gu": (C / "gu" / "gu_wiki_train.tsv", "100:50"),
-       "de": (C / "de" / "de_bundestag_dev.tsv.xz", 0), "es": (C / "es" / "es_congreso_dev.tsv.xz", 0),
-       "fr": (C / "fr" / "eltec_novels_dev.tsv.xz", 0), "ru": (C / "ru" / "ruslit_prose_dev.tsv.xz", 0)}
+DEV = {"en": [(C / "en" / "ted_dev.tsv", 0)], "gu": [(C / "gu" / "gu_wiki_train.tsv", "100:50")],
+       "de": [(C / "de" / "de_bundestag_dev.tsv.xz", 0)], "es": [(C / "es" / "es_congreso_dev.tsv.xz", 0)],
+       "fr": [(C / "fr" / "eltec_novels_dev.tsv.xz", 0)], "ru": [(C / "ru" / "ruslit_prose_dev.tsv.xz", 0)],
+       "vi": [(C / "vi" / f"{name}_dev.tsv.xz", 0) for name in ("viwiki", "dantri", "baomoisapo")]}
 
 
-def pieces(lang: str, chars: int, max_chars: int) -> list[list[str]]:
+def pieces(lang: str, path: Path, holdout, chars: int, max_chars: int) -> list[list[str]]:
     """The words of held-out paragraphs in pieces of about ``chars`` letters (a sample spread over the file)."""
-    path, holdout = DEV[lang]
     out = []
     for _, [words] in sample(load_despaced(load_pack(lang), path, holdout), max_chars):
         piece: list[str] = []
-        for w in words:
+        for w in filter(None, (NOT_LETTER.sub("", w) for w in words)):
             piece.append(w)
             if sum(map(len, piece)) >= chars:
                 out.append(piece)
@@ -89,7 +93,7 @@ def systems(lang: str, models_dir: str | None):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--langs", nargs="+", default=["de", "es", "fr", "ru"], choices=sorted(DEV))
+    ap.add_argument("--langs", nargs="+", default=["de", "es", "fr", "ru", "vi"], choices=sorted(DEV))
     ap.add_argument("--chars", type=int, default=200, help="letters per piece (default: 200)")
     ap.add_argument("--max-chars", type=int, default=60_000, help="letters per language (default: 60,000)")
     ap.add_argument("--models-dir", help="models folder for fix (default: the shipped models)")
@@ -97,22 +101,25 @@ def main() -> int:
     args = ap.parse_args()
     rows = []
     for lang in args.langs:
-        gold = pieces(lang, args.chars, args.max_chars)
-        letters = ["".join(p) for p in gold]
-        for name, split in systems(lang, args.models_dir).items():
-            t = time.perf_counter()
-            predicted = [list(split(s)) for s in letters]
-            seconds = time.perf_counter() - t
-            rows.append({"lang": lang, "system": name, "pieces": len(gold), "letters": sum(map(len, letters)),
-                         **score(gold, predicted), "letters_per_s": round(sum(map(len, letters)) / seconds)})
+        found = systems(lang, args.models_dir)
+        for path, holdout in DEV[lang]:
+            gold = pieces(lang, path, holdout, args.chars, args.max_chars)
+            letters = ["".join(p) for p in gold]
+            for name, split in found.items():
+                t = time.perf_counter()
+                predicted = [list(split(s)) for s in letters]
+                seconds = time.perf_counter() - t
+                rows.append({"lang": lang, "set": path.name, "system": name, "pieces": len(gold),
+                             "letters": sum(map(len, letters)), **score(gold, predicted),
+                             "letters_per_s": round(sum(map(len, letters)) / seconds)})
             print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"settings": vars(args) | {"out": str(args.out)}, "rows": rows}, indent=1,
                                    ensure_ascii=False, default=str) + "\n", encoding="utf-8")
-    print("| lang | system | boundary P | R | F1 | letters/s |\n|---|---|---|---|---|---|")
+    print("| lang | held-out set | system | boundary P | R | F1 | letters/s |\n|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['lang']} | {r['system']} | {r['precision']:.4f} | {r['recall']:.4f} | **{r['f1']:.4f}** | "
-              f"{r['letters_per_s']:,} |")
+        print(f"| {r['lang']} | {r['set']} | {r['system']} | {r['precision']:.4f} | {r['recall']:.4f} | "
+              f"**{r['f1']:.4f}** | {r['letters_per_s']:,} |")
     return 0
 
 

@@ -59,3 +59,15 @@ def test_fix_through_the_cli(env, code):
     row = json.loads(named.stdout)
     assert (row["lang"], row["engine"], row["spaces"]) == (code, "char", "keep")
     assert base_text(row["text"], pack) == base_text(spaced, pack)
+
+
+@pytest.mark.parametrize("code", [c for c in available_packs() if load_pack(c).ready("nb")])
+def test_segment_through_the_cli_with_the_shipped_counts(code):
+    """``segment`` on every pack that ships NB counts: spaces inserted, nothing else changed, most words right."""
+    unspaced, spaced = sample(code)
+    res = subprocess.run([sys.executable, "-m", "charrestore", "segment", "--lang", code, unspaced],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout.rstrip("\n")
+    assert out.replace(" ", "") == unspaced
+    assert len(set(out.split()) & set(spaced.split())) >= 0.6 * len(set(spaced.split()))
