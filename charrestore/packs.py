@@ -35,6 +35,7 @@ class LanguagePack:
     engine: str = "char"  # what ``--engine auto`` runs: the engine that scored better on this language's dev sets
     opening: tuple[str, ...] = ()  # marks that open a span: each stands before the grapheme it belongs to ("¿Tienes")
     space_before: dict[str, str] = field(default_factory=dict)  # mark -> the space its typography puts before it
+    abbreviations: frozenset[str] = frozenset()  # typed with their marks: keep the input's case, end no sentence
 
     @property
     def opening_bits(self) -> int:
@@ -129,7 +130,13 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         engine=engine,
         opening=tuple(m for m in marks if m in data.get("opening_marks", ())),
         space_before=dict(data.get("space_before", {})),
+        abbreviations=frozenset(base_form(w, marks) for w in data.get("abbreviations", ())),
     )
+
+
+def base_form(word: str, marks) -> str:
+    """A word as the engines see it: lower case, without the pack's marks ("e.g." -> "eg")."""
+    return "".join(c for c in word.lower() if c not in marks)
 
 
 @lru_cache(maxsize=None)

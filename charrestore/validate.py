@@ -97,7 +97,7 @@ def _show(value) -> str:
 
 PACK_FIELDS = {"code": "str", "name": "str", "cased": "bool", "normalization": "str", "features": "list",
                "sentence_marks": "list", "engine": "str", "map": "map", "map_between_words": "map", "models": "map",
-               "opening_marks": "list", "space_before": "map"}
+               "opening_marks": "list", "space_before": "map", "abbreviations": "list"}
 NORMALIZATIONS = ("NFC", "NFD", "NFKC", "NFKD")
 MODEL_KINDS = ("char", "token", "nb")  # the char model, the token model and the NB counts
 

@@ -248,3 +248,16 @@ def test_the_first_grapheme_ends_no_sentence_unless_it_is_a_word(restorers, monk
     assert not unknown[0] & period and unknown[1] & period
     spaced = engine.decode(gids, np.array([2, 1, 1], np.int32))  # HAS_SPACE after it: a word alone may end one
     assert spaced[0] & period
+
+
+def test_a_listed_abbreviation_keeps_the_input_case(restorers):
+    """Whatever the (tiny fixture) model predicts, "e.g." typed with its marks comes out "e.g.", or "E.g." where it
+    starts a sentence; never "E.G." or "e.G."."""
+    for text in ("we use tools e.g. python and java vs. rust", "e.g. this one and i.e. that one etc. ok"):
+        out = restorers[("en", "keep")](text)
+        words = out.split()
+        for i, word in enumerate(w.rstrip(",") for w in words):
+            if word.lower() in ("e.g.", "i.e.", "etc.", "vs."):
+                starts = i == 0 or words[i - 1][-1] in ".?"
+                assert word in ((word.lower(), word[0].upper() + word[1:].lower()) if starts else (word.lower(),)), out
+

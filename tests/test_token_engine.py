@@ -243,6 +243,36 @@ def test_input_marks_fix_the_labels(restorers):
     assert case[1] == model.CAP and model.sentence_ends[punct[-1]]
 
 
+def test_an_abbreviation_keeps_the_input_case_and_starts_no_sentence(restorers):
+    """A listed abbreviation typed with its marks ("e.g.") keeps the input's case inside a sentence; where the model
+    read it as a sentence end, the capital it gave the next word goes, unless that word is a name."""
+    model = restorers["keep"].engine.model
+    lab = model.punct_labels.index
+    p = np.zeros((4, 4), np.float32)
+    c = np.zeros((4, 4), np.float32)
+    p[:, lab("O")] = 50.0
+    p[1, lab("PERIOD")] = 60.0                             # the model reads "eg" as a sentence end...
+    c[:, model.CAP] = 50.0                                # ...and capitalizes every word
+    abbreviation = np.array([False, True, False, False])
+    forced = np.array([-1, lab("O"), -1, -1])               # forced_labels: a listed abbreviation ends no sentence
+    punct, case = model.decode(p, c, forced=forced, abbreviation=abbreviation)
+    assert punct[1] == lab("O")
+    assert case.tolist() == [model.CAP, model.O, model.O, model.CAP]   # "Tools e.g. apples And"
+    _, case = model.decode(p, c, forced=forced, abbreviation=abbreviation, named=np.array([False, False, True, False]))
+    assert case[2] == model.CAP                           # "e.g. Python": a name keeps its capital
+    p[1, lab("PERIOD")] = 0.0                             # read as no sentence end: the capital is the model's
+    _, case = model.decode(p, c, forced=forced, abbreviation=abbreviation)
+    assert case[2] == model.CAP
+
+
+def test_abbreviations_through_the_pipeline(restorers):
+    """The pack's list decides: "e.g." and "vs." typed mid-sentence stay lower case and end no sentence; an initialism
+    not on it ("d.c.") is cased by the model as before."""
+    assert EN.abbreviations >= {"eg", "ie", "vs", "etc"}
+    out = restorers["keep"]("we compared them e.g. by hand vs. by machine in d.c.")
+    assert " e.g. " in out and " vs. " in out and "E.g." not in out and "Vs." not in out
+
+
 def test_sentence_start_rule_skips_words_that_start_with_a_digit(restorers):
     model = restorers["keep"].engine.model
     p = np.zeros((2, 4), np.float32)

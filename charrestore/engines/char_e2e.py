@@ -256,6 +256,19 @@ class CharEngine(Engine):
                 cls[i] |= self.caps_bit
         return cls
 
+    def abbreviation_case(self, base: list[str], cls: np.ndarray, kept: np.ndarray) -> np.ndarray:
+        """A word of the pack's abbreviations typed with its marks ("e.g.") keeps the input's case, but for the
+        capital that starts a sentence."""
+        ends = np.flatnonzero(cls & self.space_bit) + 1
+        for s, e in zip(np.concatenate([[0], ends]).tolist(), [*ends.tolist(), len(base)]):
+            if not (kept[s:e] & self.mark_bits).any() or "".join(base[s:e]) not in self.pack.abbreviations:
+                continue
+            starts = s == 0 or bool(cls[s - 1] & self.sentence_bits)
+            first = cls[s] & self.caps_bit if starts else 0
+            cls[s:e] = (cls[s:e] & ~self.caps_bit) | (kept[s:e] & self.caps_bit)
+            cls[s] |= first
+        return cls
+
     def classes(self, base, given, kept, keep, end=True, frozen=None):
         """The input's own marks stay as they are ("3.5", "Hello, world"); the model adds marks elsewhere.
         The capitals of mixed-case input stay too ("McDonald"). A protected span takes no space or mark inside
@@ -283,6 +296,8 @@ class CharEngine(Engine):
                     self.ends_sentence(base)) and not forced[-1] and not (frozen and frozen.trailing))
         cls = self.sentence_case(read, self.decode(gids, states, end_mark, enforce, forced, fixed), marks)
         cls = (unread.back(cls) if unread.any else cls) | (kept & self.caps_bit)
+        if self.pack.abbreviations and self.caps_bit:
+            cls = self.abbreviation_case(base, cls, kept)
         if frozen is not None and self.caps_bit:
             cls = np.where(frozen.inside, (cls & ~self.caps_bit) | (given & self.caps_bit), cls)
         return base, cls

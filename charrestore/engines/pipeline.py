@@ -170,8 +170,11 @@ class PipelineEngine(Engine):
             kinds = {(s, e): kind for s, e, kind in frozen.spans}
             forms = [spoken(kinds[span], f) if span in kinds else f for span, f in zip(spans, forms)]
         starts, ends = np.array(spans).T
-        inner = spans_with(marks, starts, ends - 1)  # a mark before the word's last grapheme
-        forced = self.model.forced_labels(marks[ends - 1], inner)
+        # a word of the pack's abbreviations typed with its marks ("e.g.", "vs.") keeps the input's case; it ends no
+        # sentence, as no word with a mark before its last grapheme ("u.s.") does
+        listed = spans_with(marks, starts, ends) & np.fromiter((f in self.pack.abbreviations for f in forms), bool,
+                                                                len(forms))
+        forced = self.model.forced_labels(marks[ends - 1], spans_with(marks, starts, ends - 1) | listed)
         if forced[-1] < 0 and not base[-1][0].isalnum():  # an input ending in ":)" or "😂" gets no mark after it
             forced[-1] = self.model.punct_labels.index("O")
         if frozen is not None:
@@ -185,7 +188,8 @@ class PipelineEngine(Engine):
             punct, case = np.full(len(forms), none), np.full(len(forms), self.model.O)
             if read.any():
                 punct[read], case[read] = self.model.labels([f for f, r in zip(forms, read) if r], forced[read], end,
-                                                            None if times is None else times[read])
+                                                            None if times is None else times[read],
+                                                            keep_case=listed[read])
             return punct, case
 
         lead, tags, several = 0, len(spans), False

@@ -166,22 +166,23 @@ class TokenModel:
         bias[known] += self.pause_table[np.searchsorted(self.pause_edges, pauses[known], side="right")]
         return bias
 
-    def labels(self, forms: list[str], forced: np.ndarray | None = None,
-               end: bool = True, times=None) -> tuple[np.ndarray, np.ndarray]:
+    def labels(self, forms: list[str], forced: np.ndarray | None = None, end: bool = True, times=None,
+               keep_case: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Punctuation and casing label ids per word, with the consistency rule applied: the first word
         and every word after a sentence end start with a capital, and the last word ends a sentence
         (when ``end``: the words end the document). ``forced`` (from ``forced_labels``): the input's own
         marks, which the model does not overrule. ``times`` (``[words, (start, end)]`` in seconds, nan where
         unknown): word times, whose pauses shift the punctuation when the card has ``pause_bias``. A word typed
         without its apostrophe, or a chat's shorthand, is read as the card's ``read_as`` spells it ("dont" as "don't",
-        "u" as "you"): typed so, ted_dev lost 2.4 and 8.0 punctuation F1 (scripts/build_read_as.py)."""
+        "u" as "you"): typed so, ted_dev lost 2.4 and 8.0 punctuation F1 (scripts/build_read_as.py). ``keep_case``:
+        the abbreviations the input typed ("e.g."), for ``decode``."""
         if not forms:
             return np.zeros(0, np.int64), np.zeros(0, np.int64)
         letter_first = np.array([bool(m) and m.group().isalpha() for m in map(_FIRST_ALNUM.search, forms)])
         bias = None if times is None else self.pause_bias(forms, times)
         read = [self.read_as.get(f, f) for f in forms] if self.read_as else forms  # as its training text writes them
         return self.decode(*self.logits(read), bias_punct=bias, forced=forced, letter_first=letter_first, end=end,
-                           named=self.named(read), unread=self.unread(forms))
+                           named=self.named(read), unread=self.unread(forms), abbreviation=keep_case)
 
     def unread(self, forms: list[str]) -> np.ndarray | None:
         """Which words have letters but none that the tokenizer knows (None: no such word), for ``decode``."""
@@ -199,14 +200,17 @@ class TokenModel:
                bias_case: np.ndarray | None = None, punct: np.ndarray | None = None,
                forced: np.ndarray | None = None, letter_first: np.ndarray | None = None,
                end: bool = True, bias_end: np.ndarray | None = None,
-               named: np.ndarray | None = None, unread: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+               named: np.ndarray | None = None, unread: np.ndarray | None = None,
+               abbreviation: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Label ids from merged logits: the offsets (the card's by default) added, then the rules. Tuning
         tries other offsets (``bias_end``: those of the last word); ``punct`` (gold marks, for an oracle) replaces
         the decoded marks; ``forced`` (-1: free) fixes the marks of some words, the input's own. ``letter_first``
         (default: all): the words whose first letter or digit is a letter; the sentence-start rule capitalizes
         only those ("3pm", not "3Pm"). ``named``: the words of the card's ``proper`` list, CAP where the model
         says O. ``unread``: the words in a script the tokenizer cannot read (``TokenModel.unread``), O whatever the model says: they
-        keep the input's case, and only the sentence-start rule may capitalize them."""
+        keep the input's case, and only the sentence-start rule may capitalize them. ``abbreviation``: words that
+        keep the input's case too ("e.g.", forced to end no sentence); where the model read one as a sentence end,
+        its capital on the next word is that misreading's, and goes unless the word is ``named``."""
         bias_punct = self.bias_punct if bias_punct is None else bias_punct
         bias_case = self.bias_case if bias_case is None else bias_case
         case = (c + bias_case).argmax(-1)
@@ -214,6 +218,12 @@ class TokenModel:
             case[named & (case == self.O)] = self.CAP
         if unread is not None:
             case[unread] = self.O
+        if abbreviation is not None:
+            case[abbreviation] = self.O
+            if punct is None:
+                misread = abbreviation & self.sentence_ends[(p + bias_punct).argmax(-1)]
+                after = np.concatenate([[False], misread[:-1]]) & (case == self.CAP)
+                case[after if named is None else after & ~named] = self.O
         if punct is None:
             p = p + bias_punct
             if end and len(p):  # the document's last word (not a stream's piece that more text follows)
