@@ -131,6 +131,17 @@ def test_the_page_restores_as_the_python_char_engine(browser_page, lang):
     assert errors == []
 
 
+def test_the_page_keeps_abbreviations_as_python_does(browser_page):
+    """The pack's abbreviations typed with their marks keep the input's case in the page too ("e.g.", not "E.G.")."""
+    page, *_ = browser_page
+    items = [("we use many tools e.g. python and java etc. but not rust i.e. the new one vs. the old one", "keep"),
+             ("e.g. this works and vs. that one", "keep")]
+    got = web_restore(page, items, "en")
+    python = Restorer(lang="en", engine="char", spaces="keep")
+    assert got == [python(text) for text, _ in items]
+    assert all("e.g." in out.lower() and "E.G." not in out and "e.G." not in out for out in got)
+
+
 def test_a_long_text_is_restored_in_pieces_as_python_does(browser_page):
     """Past 69,632 characters Python restores a text in pieces with context (long_text.py), and so does the page:
     its windows, and so its decisions, are Python's."""

@@ -105,6 +105,25 @@ export class CharEngine {
     return cls;
   }
 
+  /** A word of the pack's abbreviations typed with its marks ("e.g.") keeps the input's case, but for the capital
+   * that starts a sentence (char_e2e.py ``abbreviation_case``). */
+  abbreviationCase(base, cls, kept) {
+    const { caps, sentenceBits } = this.decoder;
+    const { markBits } = this.pack;
+    const bounds = [0];
+    for (let i = 0; i < cls.length; i++) if (cls[i] & this.space) bounds.push(i + 1);
+    bounds.push(base.length);
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const [s, e] = [bounds[k], bounds[k + 1]];
+      if (s >= e || !kept.slice(s, e).some((c) => c & markBits)) continue;
+      if (!this.pack.abbreviations.has(base.slice(s, e).join(""))) continue;
+      const first = s === 0 || cls[s - 1] & sentenceBits ? cls[s] & caps : 0;
+      for (let i = s; i < e; i++) cls[i] = (cls[i] & ~caps) | (kept[i] & caps);
+      cls[s] |= first;
+    }
+    return cls;
+  }
+
   /** The classes of the restoration of parsed input. The input's own marks stay, and the capitals of mixed-case
    * input (``kept``); a protected span (``frozen``) takes no space or mark inside, keeps its case, and is a word of
    * its own where it is glued to one; ``end``: the input ends the document. */
@@ -136,6 +155,7 @@ export class CharEngine {
     let cls = this.sentenceCase(read, await this.decode(gids, states, endMark, enforce, forced, fixed), marks);
     cls = unread.any ? unread.back(cls) : cls;
     cls = cls.map((c, i) => c | (kept[i] & caps));
+    if (this.pack.abbreviations.size && caps) cls = this.abbreviationCase(base, cls, kept);
     if (frozen && caps) cls = cls.map((c, i) => (frozen.inside[i] ? (c & ~caps) | (given[i] & caps) : c));
     return cls;
   }

@@ -17,6 +17,9 @@ export class LanguagePack {
     this.models = data.models ?? {};
     this.marks = this.features.filter((f) => f !== CAPS && f !== SPACE);
     this.sentenceMarks = (data.sentence_marks ?? []).filter((m) => this.marks.includes(m));
+    // typed with their marks, they keep the input's case (packs.py base_form: lower case, the pack's marks dropped)
+    this.abbreviations = new Set((data.abbreviations ?? []).map((w) => [...w.toLowerCase()]
+      .filter((c) => !this.marks.includes(c)).join("")));
     this.nClasses = 1 << this.features.length;
     this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);
     this.hasSpace = this.features.includes(SPACE);
