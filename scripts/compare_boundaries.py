@@ -6,9 +6,9 @@ pack's mapping, no marks, lower case) and kept to their letters (an apostrophe, 
 spaces and cut into pieces of about ``--chars`` letters at word ends. Each system inserts spaces; a boundary is a position in the letters-only piece, and precision, recall and
 F1 are micro-averaged over all pieces. Systems: ``segment`` (charrestore's NB segmenter, reranked where the language
 has a reranker), ``fix`` (the default engine, when the pack has its model; ``--models-dir`` points at others, e.g. a
-model in training exported into runs/), and wordninja-pp's model of the language (``pip install wordninja-pp``).
+model in training exported into runs/), and wordninja-pp's model of the language (``pip install wordninja-pp``); for ko also kiwipiepy's spacing (``Kiwi().space``).
 
-    python scripts/compare_boundaries.py [--langs de es fr ru vi] [--chars 200] [--max-chars 60000] [--models-dir DIR]
+    python scripts/compare_boundaries.py [--langs de es fr ru vi ko] [--chars 200] [--max-chars 60000] [--models-dir DIR]
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ C = ROOT.parent / "shared" / "corpora"
 DEV = {"en": [(C / "en" / "ted_dev.tsv", 0)], "gu": [(C / "gu" / "gu_wiki_train.tsv", "100:50")],
        "de": [(C / "de" / "de_bundestag_dev.tsv.xz", 0)], "es": [(C / "es" / "es_congreso_dev.tsv.xz", 0)],
        "fr": [(C / "fr" / "eltec_novels_dev.tsv.xz", 0)], "ru": [(C / "ru" / "ruslit_prose_dev.tsv.xz", 0)],
-       "vi": [(C / "vi" / f"{name}_dev.tsv.xz", 0) for name in ("viwiki", "dantri", "baomoisapo")]}
+       "vi": [(C / "vi" / f"{name}_dev.tsv.xz", 0) for name in ("viwiki", "dantri", "baomoisapo")],
+       "ko": [(C / "ko" / f"{name}_dev.tsv.xz", 0) for name in ("kowiki", "boddari", "petitions")]}
 
 
 def pieces(lang: str, path: Path, holdout, chars: int, max_chars: int) -> list[list[str]]:
@@ -61,7 +62,7 @@ def cuts(words: list[str]) -> set[int]:
 def score(gold: list[list[str]], predicted: list[list[str]]) -> dict:
     tp = fp = fn = 0
     for g, p in zip(gold, predicted):
-        assert "".join(g) == "".join(p).lower(), (g, p)
+        assert "".join(g).lower() == "".join(p).lower(), (g, p)
         a, b = cuts(g), cuts(p)
         tp, fp, fn = tp + len(a & b), fp + len(b - a), fn + len(a - b)
     precision, recall = tp / max(1, tp + fp), tp / max(1, tp + fn)
@@ -88,6 +89,11 @@ def systems(lang: str, models_dir: str | None):
     if lang in wordninja.LANGUAGES:
         ninja = wordninja.LanguageModel(lang)
         found[f"wordninja-pp {wordninja.__version__}"] = ninja.split
+    if lang == "ko":  # the Korean analyzer's spacing fixer, the one issue 47 names (pip install kiwipiepy)
+        import kiwipiepy
+
+        kiwi = kiwipiepy.Kiwi()
+        found[f"kiwipiepy {kiwipiepy.__version__} space()"] = lambda s: kiwi.space(s).split()
     return found
 
 
