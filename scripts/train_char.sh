@@ -45,6 +45,11 @@ case $lang in
       tune=(--dev "$C/gu/gu_wiki_train.tsv" --holdout 100)
       evals=("gu_wiki_test --dev $C/gu/gu_wiki_train.tsv --holdout 100:50"
              "gu_wiki_tune --dev $C/gu/gu_wiki_train.tsv --holdout 100") ;;
+  # de, ru: the per-language arms of issue 46's pilot (one training file each, xz; dev: whole sessions or works)
+  de) corpus=("$C/de/de_bundestag_train.tsv.xz"); dev=$C/de/de_bundestag_dev.tsv.xz
+      data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("de_dev --dev $dev") ;;
+  ru) corpus=("$C/ru/ruslit_prose_train.tsv.xz"); dev=$C/ru/ruslit_prose_dev.tsv.xz
+      data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("ru_dev --dev $dev") ;;
   *) echo "no recipe for $lang" >&2; exit 2 ;;
 esac
 alone=; teach=()
