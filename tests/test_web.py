@@ -142,6 +142,26 @@ def test_the_page_keeps_abbreviations_as_python_does(browser_page):
     assert all("e.g." in out.lower() and "E.G." not in out and "e.G." not in out for out in got)
 
 
+@pytest.mark.parametrize("lang", ["es", "fr", "ja", "en"])
+def test_the_page_codec_reads_and_renders_as_python_does(browser_page, lang):
+    """Every pack's typography is the codec's, in the page too: a mark that opens a span ("¿", es), the space a mark
+    takes before it ("?", fr). User input parsed and rendered back with some features added, in both codecs."""
+    page, *_ = browser_page
+    pack = load_pack(lang)
+    texts = [line for line in (TEXT / f"{lang}.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
+    texts += ["¿Qué? Hola, ¿tienes tiempo mañana?", "Quoi ? Oui.\u00a0Non ?", "hola ¿", "a ¿¿b c ?? d", ""]
+    got = page.evaluate("""async ([lang, texts]) => {
+        const { LanguagePack } = await import("./src/pack.js");
+        const { parse, render } = await import("./src/codec.js");
+        const pack = LanguagePack.fromToml(await (await fetch(`../languages/${lang}/pack.toml`)).text());
+        return texts.map((t) => { const { base, classes } = parse(t, pack);
+                                  return [base, Array.from(classes), render(base, classes, pack)]; });
+    }""", [lang, texts])
+    for text, (base, classes, rendered) in zip(texts, got):
+        b, c = parse(text, pack, apply_map=False)
+        assert (base, classes, rendered) == (b, c.tolist(), render(b, c, pack)), text
+
+
 def test_a_long_text_is_restored_in_pieces_as_python_does(browser_page):
     """Past 69,632 characters Python restores a text in pieces with context (long_text.py), and so does the page:
     its windows, and so its decisions, are Python's."""

@@ -15,24 +15,42 @@ function held(gs, i) {
   return isSpace(gs[i]) && next !== "" && gluesLeft(next);
 }
 
+/** Whether the white space ``gs[i]`` (with any after it) stands right before a mark that the pack writes after a
+ * space ("quoi ?"), and after a grapheme that is not white space: that space is the mark's, not a SPACE. */
+function beforeSpacedMark(gs, i, pack) {
+  let j = i + 1;
+  while (j < gs.length && isSpace(gs[j])) j++;
+  return i > 0 && !isSpace(gs[i - 1]) && j < gs.length && gs[j] in pack.spaceBefore;
+}
+
 /** User input -> {base, classes}: only the pack's own marks and spaces are taken off; each mark attaches to the
- * base grapheme before it (a repeat counts once; marks before the first one are dropped). */
+ * base grapheme before it, an opening mark ("¿") to the one after it (a repeat counts once; marks before the
+ * first one are dropped, opening marks after the last one too). */
 export function parse(text, pack) {
   const gs = graphemes(text.normalize(pack.normalization));
   const spaceBit = pack.bit(SPACE);
   const capsBit = pack.bit(CAPS);
   const base = [];
   const classes = [];
+  let pending = 0; // opening marks waiting for their grapheme
   for (let i = 0; i < gs.length; i++) {
     let g = gs[i];
     let bits = 0;
-    if (spaceBit && isSpace(g)) bits = spaceBit;
-    else if (pack.marks.includes(g)) bits = pack.bit(g);
+    let typography = false;
+    if (spaceBit && isSpace(g)) {
+      typography = Object.keys(pack.spaceBefore).length > 0 && beforeSpacedMark(gs, i, pack);
+      bits = spaceBit;
+    } else if (pack.marks.includes(g)) bits = pack.bit(g);
     if (!bits || held(gs, i)) {
       let upper = false;
       if (capsBit) [g, upper] = caseSplit(g);
       base.push(g);
-      classes.push(upper ? capsBit : 0);
+      classes.push((upper ? capsBit : 0) | pending);
+      pending = 0;
+    } else if (typography) {
+      continue;
+    } else if (bits & pack.openingBits) {
+      pending |= bits;
     } else if (classes.length) {
       classes[classes.length - 1] |= bits;
     }
@@ -55,13 +73,18 @@ export function keptFeatures(text, classes, pack) {
 export function render(base, classes, pack) {
   const capsBit = pack.bit(CAPS);
   const spaceBit = pack.bit(SPACE);
-  const marks = pack.marks.map((m) => [pack.bit(m), m]);
-  const after = pack.markBits | spaceBit;
+  const opening = pack.opening.map((m) => [pack.bit(m), m]);
+  const marks = pack.marks.filter((m) => !pack.opening.includes(m))
+    .map((m) => [pack.bit(m), (pack.spaceBefore[m] ?? "") + m]);
+  const after = (pack.markBits & ~pack.openingBits) | spaceBit;
   const out = [];
   const last = base.length - 1;
   for (let i = 0; i < base.length; i++) {
     let g = base[i];
     const c = classes[i];
+    const prev = i ? base[i - 1] : "";
+    const blocked = gluesLeft(g) || (prev && gluesRight(prev)) || isEscape(g) || (prev && isEscape(prev));
+    if (c & pack.openingBits && !blocked) for (const [b, m] of opening) if (c & b) out.push(m);
     if (c & capsBit) g = upperOf(g) ?? g;
     out.push(g);
     const next = i < last ? base[i + 1] : "";

@@ -17,11 +17,16 @@ export class LanguagePack {
     this.models = data.models ?? {};
     this.marks = this.features.filter((f) => f !== CAPS && f !== SPACE);
     this.sentenceMarks = (data.sentence_marks ?? []).filter((m) => this.marks.includes(m));
+    // marks that open a span and stand before their grapheme (es "¿"), and the space a mark's typography puts
+    // before it (fr "?"), as packs.py reads them
+    this.opening = this.marks.filter((m) => (data.opening_marks ?? []).includes(m));
+    this.spaceBefore = data.space_before ?? {};
     // typed with their marks, they keep the input's case (packs.py base_form: lower case, the pack's marks dropped)
     this.abbreviations = new Set((data.abbreviations ?? []).map((w) => [...w.toLowerCase()]
       .filter((c) => !this.marks.includes(c)).join("")));
     this.nClasses = 1 << this.features.length;
     this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);
+    this.openingBits = this.opening.reduce((s, m) => s | this.bit(m), 0);
     this.hasSpace = this.features.includes(SPACE);
     for (const [table, entries] of [["map", this.map], ["map_between_words", this.mapBetweenWords]]) {
       for (const [src, target] of Object.entries(entries)) {
