@@ -14,11 +14,11 @@ import sys
 from .auto import AUTO
 from .batch.command import add_batch
 from .bench import add_bench
-from .detect_command import add_detect
 from .cli_util import (CLIError, Parser, Version, add_command, add_text_and_lang, json_text,
                        run_main, threads)
 from .cli_util import emit as _emit
 from .cli_util import lines as _lines
+from .detect_command import add_detect
 from .eval_command import add_eval
 from .hashtag_command import HASHTAGS_HELP, add_hashtag
 from .training.command import add_export, add_train
