@@ -294,9 +294,9 @@ def test_a_bad_nb_model_fails_before_any_line_is_printed(tmp_path):
     one_line_error(res, "nb.counts")
 
 
-def test_the_api_loads_the_nb_model_when_the_restorer_is_built(tmp_path):
-    """Restorer (not only the CLI) fails at construction, not on the first unspaced input; spaces=keep never
-    needs the segmenter, so it does not load it."""
+def test_the_api_checks_the_nb_model_when_the_restorer_is_built(tmp_path):
+    """Restorer (not only the CLI) fails at construction, not on the first unspaced input (its card and sha256 are
+    checked then; the counts are read on first use); spaces=keep never needs the segmenter, so it does not check it."""
     env = data_root(tmp_path, files={"nb.counts": b"not the counts"})
     code = ("from charrestore import Restorer\n"
             "Restorer(lang='en', engine='pipeline', spaces='keep')\n"

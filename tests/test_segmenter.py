@@ -376,3 +376,18 @@ def test_the_engines_cut_running_text_with_the_prose_setting():
     seg = Restorer(lang="en", engine="pipeline").engine.segmenter()
     assert (seg.L, seg.smoothing) == (prose["L"], prose["smoothing"]) != (Segmenter.load("en").L,
                                                                             Segmenter.load("en").smoothing)
+
+
+def test_spaced_input_never_reads_the_counts():
+    """Start-up (issue 53): a Restorer checks the NB model's card and sha256 when it is built, but reads the counts
+    only for the first unspaced input, which spaced input (the ASR case) never is."""
+    code = ("from charrestore import Restorer\n"
+            "from charrestore.segmenter import _load\n"
+            "r = Restorer(lang='en')\n"
+            "spaced = r('will ai change our future')\n"
+            "print(_load.cache_info().currsize)\n"
+            "r('willaichangeourfuture')\n"
+            "print(_load.cache_info().currsize, spaced)\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines() == ["0", "2 Will AI change our future?"]
