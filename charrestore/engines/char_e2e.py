@@ -259,9 +259,11 @@ class CharEngine(Engine):
     def abbreviation_case(self, base: list[str], cls: np.ndarray, kept: np.ndarray) -> np.ndarray:
         """A word of the pack's abbreviations typed with its marks ("e.g.") keeps the input's case, but for the
         capital that starts a sentence."""
-        ends = np.flatnonzero(cls & self.space_bit) + 1
-        for s, e in zip(np.concatenate([[0], ends]).tolist(), [*ends.tolist(), len(base)]):
-            if not (kept[s:e] & self.mark_bits).any() or "".join(base[s:e]) not in self.pack.abbreviations:
+        cuts = np.flatnonzero(cls & self.space_bit) + 1
+        starts, ends = np.concatenate([[0], cuts]), np.concatenate([cuts, [len(base)]])
+        typed = spans_with(kept & self.mark_bits, starts, ends)  # only words the input typed a mark in
+        for s, e in zip(starts[typed].tolist(), ends[typed].tolist()):
+            if "".join(base[s:e]) not in self.pack.abbreviations:
                 continue
             starts = s == 0 or bool(cls[s - 1] & self.sentence_bits)
             first = cls[s] & self.caps_bit if starts else 0
