@@ -7,6 +7,8 @@
 #   MEMBER=b bash scripts/train_char.sh gu 68 1   # a further ensemble member (runs/char-gu-b, its own seed)
 #   MEMBER=student TEACHER=models/gu/char.onnx HARD=0.5 bash scripts/train_char.sh gu 90 1
 #       # a distilled student (runs/char-gu-student): targets HARD * gold + (1 - HARD) * the teacher's probabilities
+#   bash scripts/train_char.sh deru 60 1   # a multilingual recipe: one model for several packs (de and ru), exported,
+#       tuned and evaluated per pack into runs/char-deru/models (not shipped)
 #   FROM=STATE warm-starts a run (or MEMBER) that has no state yet from another state's weights and vocabulary
 # Each stage resumes from training_state/<lang>-char[-<member>]/ (committed, weights-only: the last epoch's
 # weights, RNG, vocabulary; Adam restarts at the saved learning rate, see models/README.md) and leaves the new
@@ -22,6 +24,8 @@ C=../shared/corpora
 main=runs/char-$lang
 run=$main${MEMBER:+-$MEMBER}; state=training_state/$lang-char${MEMBER:+-$MEMBER}
 members=(); declare -A member_opts=()  # a member's options, added to the language's
+langs=("$lang"); multi=  # a multilingual recipe names its packs
+declare -A devof=([de]=$C/de/de_bundestag_dev.tsv.xz [ru]=$C/ru/ruslit_prose_dev.tsv.xz)
 case $lang in
   # en: the token model's mix and weights (docs/results.md, learning curve), every spoken corpus of the new data
   # included; the first 28 epochs (training_state/en-char before issue 21) had only the first five corpora
@@ -46,10 +50,25 @@ case $lang in
       evals=("gu_wiki_test --dev $C/gu/gu_wiki_train.tsv --holdout 100:50"
              "gu_wiki_tune --dev $C/gu/gu_wiki_train.tsv --holdout 100") ;;
   # de, ru: the per-language arms of issue 46's pilot (one training file each, xz; dev: whole sessions or works)
-  de) corpus=("$C/de/de_bundestag_train.tsv.xz"); dev=$C/de/de_bundestag_dev.tsv.xz
+  de) corpus=("$C/de/de_bundestag_train.tsv.xz"); dev=${devof[de]}
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("de_dev --dev $dev") ;;
-  ru) corpus=("$C/ru/ruslit_prose_train.tsv.xz"); dev=$C/ru/ruslit_prose_dev.tsv.xz
+  ru) corpus=("$C/ru/ruslit_prose_train.tsv.xz"); dev=${devof[ru]}
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("ru_dev --dev $dev") ;;
+  # ko, zh, th (issue 47): source weights are sampling shares; the small spoken or news-like files are weighted up
+  ko) corpus=("$C/ko/kowiki_train.tsv.xz@0.75" "$C/ko/boddari_train.tsv.xz@0.17" "$C/ko/petitions_train.tsv.xz@0.08")
+      dev=("$C/ko/kowiki_dev.tsv.xz" "$C/ko/boddari_dev.tsv.xz" "$C/ko/petitions_dev.tsv.xz")
+      data=(--dev "${dev[@]}"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "${dev[@]}")
+      evals=("kowiki_dev --dev ${dev[0]}" "boddari_dev --dev ${dev[1]}" "petitions_dev --dev ${dev[2]}") ;;
+  zh) corpus=("$C/zh/law_train.tsv.xz@0.45" "$C/zh/wiki_train.tsv.xz@0.35" "$C/zh/dialogue_train.tsv.xz@0.2")
+      dev=("$C/zh/law_dev.tsv.xz" "$C/zh/wiki_dev.tsv.xz" "$C/zh/dialogue_dev.tsv.xz")
+      data=(--dev "${dev[@]}"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "${dev[@]}")
+      evals=("law_dev --dev ${dev[0]}" "wiki_dev --dev ${dev[1]}" "dialogue_dev --dev ${dev[2]}") ;;
+  th) corpus=("$C/th/thaigov_train.tsv.xz"); dev=$C/th/thaigov_dev.tsv.xz
+      data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("thaigov_dev --dev $dev") ;;
+  # the pilot's multilingual arm: one model (one vocabulary) for de and ru, the two training files at equal weight
+  deru) langs=(de ru); multi=1
+      corpus=("de:$C/de/de_bundestag_train.tsv.xz" "ru:$C/ru/ruslit_prose_train.tsv.xz")
+      data=(--dev "de:${devof[de]}" "ru:${devof[ru]}"); opts=(--min-count 3 --conv 160 --lstm 192) ;;
   *) echo "no recipe for $lang" >&2; exit 2 ;;
 esac
 alone=; teach=()
@@ -71,9 +90,20 @@ if [ "$minutes" != 0 ]; then
   resume=(); [ -f "$state/state.json" ] && resume=(--resume-from "$state")
   [ -z "${resume[*]}" ] && [ -n "${FROM:-}" ] && resume=(--resume-from "$FROM")
   [ -n "$set_lr" ] && resume+=(--set-lr "$set_lr")
-  charrestore train char --lang "$lang" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
+  charrestore train char --lang "${langs[@]}" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
     "${teach[@]}" --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" \
     --state-weights-only "${resume[@]}"
+fi
+if [ -n "$multi" ]; then  # not shipped: exported once per pack, tuned and scored on that pack's dev file
+  root=$run/models; where=(--models-dir "$root"); scratch=(--out "$run/eval" --reports "$run/reports")
+  for l in "${langs[@]}"; do
+    mkdir -p "$root/$l"; ln -sf "$PWD"/models/"$l"/nb.* "$root/$l/"
+    charrestore export char --run "$run" --lang "$l" --out "$root/$l"
+    python scripts/dequantize_models.py "$root/$l/char.onnx"
+    charrestore tune char --lang "$l" --dev "${devof[$l]}" "${where[@]}" --write-card
+    python scripts/eval_char.py --lang "$l" --set "${l}_dev" --dev "${devof[$l]}" "${where[@]}" "${scratch[@]}" --card
+  done
+  exit 0
 fi
 if [ -n "$alone" ]; then
   root=$run/models; runs=("$run"); mkdir -p "$root/$lang"

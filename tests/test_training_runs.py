@@ -113,3 +113,28 @@ def test_weights_of_another_model_are_a_training_error(tmp_path):
 def test_resuming_from_a_folder_without_a_state_is_a_training_error(tmp_path):
     with pytest.raises(ValueError, match="holds no training state"):
         runs.seed_from(tmp_path / "nothing", tmp_path / "run", ("meta.json",))
+
+
+def multilingual_args(out: Path, langs: list[str], corpus: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args([
+        "--lang", *langs, "--corpus", *corpus, "--dev", *(c.partition("@")[0] for c in corpus), "--out", str(out), "--min-count", "1",
+        "--window", "24", "--batch", "4", "--steps", "2", "--epochs", "1", "--emb", "4", "--conv", "8",
+        "--kernel", "3", "--dilations", "1", "--lstm", "4", "--dev-windows", "4"])
+
+
+def test_one_multilingual_model_reads_each_file_by_its_own_pack(tmp_path):
+    texts = TEXT.parent
+    corpus = [f"de:{texts / 'de.txt'}@2", f"ru:{texts / 'ru.txt'}"]
+    out = train(multilingual_args(tmp_path / "deru", ["de", "ru"], corpus))
+    meta = json.loads((out / "data" / "meta.json").read_text())
+    assert [(s["lang"], s["weight"]) for s in meta["sources"]] == [("de", 2.0), ("ru", 1.0)]
+    assert {"ä", "ж"} <= set(meta["vocab"])  # one vocabulary for both scripts
+    # the dev set is both files: its graphemes are the sum of both packs' reading
+    assert meta["dev_graphemes"] == sum(s["graphemes"] for s in meta["sources"])
+
+    with pytest.raises(TrainingError, match="names each file's pack"):
+        train(multilingual_args(tmp_path / "bare", ["de", "ru"], [str(texts / "de.txt"), f"ru:{texts / 'ru.txt'}"]))
+    with pytest.raises(TrainingError, match="same features"):  # es has ¿: another class space
+        train(multilingual_args(tmp_path / "dees", ["de", "es"], [f"de:{texts / 'de.txt'}", f"es:{texts / 'es.txt'}"]))

@@ -9,6 +9,10 @@ Windows of ``window`` graphemes are drawn at fresh random offsets for every batc
 (``spaced``) gets a random span whose spaces are given as input, so that one model also serves text
 whose word boundaries are known (ASR output, ``--spaces keep``).
 
+With several ``--lang`` codes the run trains one multilingual model: the packs share one vocabulary and must share
+their features; each ``--corpus`` and ``--dev`` file names its pack (``de:PATH@WEIGHT``) and is read by that pack's
+rules.
+
 With ``--teacher`` and ``--hard`` < 1 the targets blend the gold classes with an exported model's probabilities
 (``distill``); such a run reads the teacher's vocabulary, and its dev windows keep their gold labels.
 """
@@ -35,7 +39,26 @@ def numeric_holdout(every: int):
     return lambda doc_id: doc_id.isdigit() and held_out(doc_id, every)
 
 
-def prepare_data(pack, corpora, dev, dev_holdout, min_count, out: Path) -> dict:
+def packs_of(langs: list[str]):
+    """The packs a run trains for, by code; several packs must share their features (one class space)."""
+    packs = {code: load_pack(code) for code in langs}
+    if len({p.features for p in packs.values()}) > 1:
+        raise TrainingError("a multilingual model needs packs with the same features: " + "; ".join(
+            f"{code}: {' '.join(p.features)}" for code, p in packs.items()))
+    return packs
+
+
+def with_pack(spec: str, packs: dict):
+    """``(pack, rest)`` of a ``LANG:PATH...`` argument; a run with one pack may leave out ``LANG:``."""
+    code, colon, rest = spec.partition(":")
+    if colon and code in packs:
+        return packs[code], rest
+    if len(packs) > 1:
+        raise TrainingError(f"{spec}: a multilingual run names each file's pack, e.g. {next(iter(packs))}:{spec}")
+    return next(iter(packs.values())), spec
+
+
+def prepare_data(corpora, dev, dev_holdout, min_count, out: Path) -> dict:
     """Encode corpora once into ``out/data``. An existing ``meta.json`` fixes the vocabulary, so a run
     resumed from a committed state (which carries meta.json but no corpus arrays) encodes identically."""
     data_dir = out / "data"
@@ -47,11 +70,11 @@ def prepare_data(pack, corpora, dev, dev_holdout, min_count, out: Path) -> dict:
         return meta
     holdout = numeric_holdout(dev_holdout) if dev_holdout else None
     sources, streams = [], []
-    for i, (path, weight) in enumerate(corpora):
+    for i, (pack, path, weight) in enumerate(corpora):
         docs = read_documents(path, pack, holdout=holdout)
         base, classes = encode_documents(docs, pack)
         streams.append((base, classes))
-        sources.append({"path": str(path), "weight": weight, "docs": len(docs), "graphemes": len(base), "file": f"src{i}"})
+        sources.append({"path": str(path), "lang": pack.code, "weight": weight, "docs": len(docs), "graphemes": len(base), "file": f"src{i}"})
         print(f"read {path}: {len(docs)} docs, {len(base)} graphemes", flush=True)
     vocab = meta["vocab"] if meta else build_vocab([g for base, _ in streams for g in base], min_count)
     index = {g: i for i, g in enumerate(vocab)}
@@ -59,15 +82,17 @@ def prepare_data(pack, corpora, dev, dev_holdout, min_count, out: Path) -> dict:
         np.save(data_dir / f"{src['file']}_ids.npy", grapheme_ids(base, index))
         np.save(data_dir / f"{src['file']}_cls.npy", classes)
     if dev:
-        dev_docs = [d for p in dev for d in read_documents(p, pack)]
+        dev_parts = [encode_documents(read_documents(p, pack), pack) for pack, p in dev]
     else:
         keep = numeric_holdout(dev_holdout)
-        dev_docs = read_documents(corpora[0][0], pack, holdout=lambda d: not keep(d))
-    dev_base, dev_cls = encode_documents(dev_docs, pack)
+        pack, path, _ = corpora[0]
+        dev_parts = [encode_documents(read_documents(path, pack, holdout=lambda d: not keep(d)), pack)]
+    dev_base = [g for base, _ in dev_parts for g in base]
+    dev_cls = np.concatenate([c for _, c in dev_parts]) if dev_parts else np.zeros(0, np.int32)
     np.save(data_dir / "dev_ids.npy", grapheme_ids(dev_base, index))
     np.save(data_dir / "dev_cls.npy", dev_cls)
     unk = float(np.mean(grapheme_ids(dev_base, index) == 1)) if dev_base else 0.0
-    meta = {"vocab": vocab, "sources": sources, "dev": [str(p) for p in dev] if dev else f"holdout id%{dev_holdout}==0",
+    meta = {"vocab": vocab, "sources": sources, "dev": [str(p) for _, p in dev] if dev else f"holdout id%{dev_holdout}==0",
             "dev_graphemes": len(dev_base), "dev_unk_rate": unk, "min_count": min_count}
     meta_path.write_text(json.dumps(meta, ensure_ascii=False))
     print(f"vocab {len(vocab)}, dev {len(dev_base)} graphemes, dev UNK rate {unk:.4%}", flush=True)
@@ -125,16 +150,18 @@ def teacher_of(args, hard: float, meta: dict, pack) -> CharTeacher | None:
 
 
 def train(args) -> Path:
-    pack = load_pack(args.lang)
-    corpora = [parse_corpus_arg(c) for c in args.corpus]
-    for path in [p for p, _ in corpora] + list(args.dev):
+    packs = packs_of(args.lang)
+    pack = next(iter(packs.values()))  # the features and classes, which the packs share
+    corpora = [(p, *parse_corpus_arg(rest)) for p, rest in (with_pack(c, packs) for c in args.corpus)]
+    dev = [with_pack(d, packs) for d in args.dev]
+    for path in [p for _, p, _ in corpora] + [p for _, p in dev]:
         if not Path(path).is_file():
             raise FileNotFoundError(f"no corpus file {path}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.resume_from:
         seed_from(Path(args.resume_from), out, DATA_FILES)
-    meta = prepare_data(pack, corpora, args.dev, args.dev_holdout, args.min_count, out)
+    meta = prepare_data(corpora, dev, args.dev_holdout, args.min_count, out)
 
     set_threads(args.threads)
     import keras  # only now: a bad argument above fails fast, without TensorFlow's start-up
@@ -181,9 +208,12 @@ def train(args) -> Path:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--lang", required=True)
-    p.add_argument("--corpus", nargs="+", required=True, help="PATH or PATH@WEIGHT (sampling weight)")
-    p.add_argument("--dev", nargs="*", default=[], help="dev corpus files (else --dev-holdout)")
+    p.add_argument("--lang", nargs="+", required=True, help="the pack, or several packs with the same features "
+                   "(one multilingual model)")
+    p.add_argument("--corpus", nargs="+", required=True, help="PATH or PATH@WEIGHT (sampling weight); "
+                   "LANG:PATH@WEIGHT names the pack in a multilingual run")
+    p.add_argument("--dev", nargs="*", default=[], help="dev corpus files, LANG:PATH in a multilingual run "
+                   "(else --dev-holdout)")
     p.add_argument("--dev-holdout", type=int, default=0, help="hold out documents with numeric id %% N == 0 as dev")
     p.add_argument("--out", required=True, help="training folder (resumes if it holds a state)")
     p.add_argument("--min-count", type=int, default=5)
