@@ -68,6 +68,9 @@ def add_fix(sub) -> None:
                    help="ONNX Runtime threads, at most this machine's cores (default: 1)")
     p.add_argument("--batch-size", type=int, default=32, help="windows per model call (default: 32)")
     p.add_argument("--hashtags", choices=("camel", "split", "keep"), default="camel", help=HASHTAGS_HELP)
+    p.add_argument("--apostrophes", choices=("restore", "keep"), default="restore",
+                   help="restore: put back apostrophes inside words (\"cant\" -> \"can't\") in text that has none, "
+                        "where the pack has that model (en); keep: add none (default: restore)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--stream", action="store_true",
                    help="live: read stdin as it arrives (e.g. an ASR piped in) and print each word once it is final; "
@@ -85,7 +88,8 @@ def run_fix(args) -> int:
     from .restorer import Restorer, RestorerConfig
 
     restorer = Restorer(RestorerConfig(lang=args.lang, engine=args.engine, spaces=args.spaces, segmenter=args.segmenter,
-                                       threads=args.threads, batch_size=args.batch_size, hashtags=args.hashtags))
+                                       threads=args.threads, batch_size=args.batch_size, hashtags=args.hashtags,
+                                       apostrophes=args.apostrophes))
     if args.input is None and args.format != "auto":
         args.input = "-"  # --format srt < in.srt > out.srt
     if args.input is None and (args.output is not None or args.resegment):

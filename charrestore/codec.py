@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 
 import numpy as np
+import regex
 
 from . import codec_fast
 from .clusters import case_split, glues_left, glues_right, graphemes, is_escape, upper_of
@@ -164,6 +165,9 @@ def render(base: list[str], classes, pack: LanguagePack) -> str:
     return unicodedata.normalize(pack.normalization, "".join(out))
 
 
+_INSERTED_APOSTROPHE = regex.compile(r"(?<=[\p{L}\p{N}])'")
+
+
 def base_text(text: str, pack: LanguagePack) -> str:
     """What restoration must never change: the text without the pack's marks and spaces, in lower case.
 
@@ -172,9 +176,11 @@ def base_text(text: str, pack: LanguagePack) -> str:
     'willaichangeourfuture'
 
     White space that holds a lone combining mark apart from the grapheme before it, or that stands next
-    to an invalid byte, is text here, not a space (see ``parse``).
+    to an invalid byte, is text here, not a space (see ``parse``). A pack that restores apostrophes inside words
+    (an ``apostrophes`` model: "cant" -> "can't") may insert "'" after a letter, so that is no text either.
     """
-    return unicodedata.normalize(pack.normalization, "".join(parse(text, pack, apply_map=False)[0]))
+    base = unicodedata.normalize(pack.normalization, "".join(parse(text, pack, apply_map=False)[0]))
+    return _INSERTED_APOSTROPHE.sub("", base) if "apostrophes" in pack.models else base
 
 
 def strip_features(text: str, pack: LanguagePack) -> str:

@@ -19,6 +19,7 @@ from .hashtags import HASHTAG_MODES
 from .packs import load_pack
 
 SEGMENTERS = ("auto", "nb", "none", "char")
+APOSTROPHES_MODES = ("restore", "keep")
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class RestorerConfig:
     spaces: str = "auto"  # auto | keep | restore
     segmenter: str = "auto"  # unspaced input: NB spaces (nb), the char model's (none: char engine, char: pipeline), auto: as tuned
     hashtags: str = "camel"  # camel: #ThrowbackThursday | split: prose words, the "#" dropped | keep: as given
+    apostrophes: str = "restore"  # restore: "cant" -> "can't" in text without any (packs with the model) | keep
     threads: int = 1
     batch_size: int = 32
     models_dir: str | None = None  # default: the shipped models/
@@ -44,6 +46,8 @@ def checked(config: RestorerConfig | None = None, **overrides) -> RestorerConfig
         raise ValueError(f"segmenter must be one of {', '.join(SEGMENTERS)}, not {config.segmenter!r}")
     if config.hashtags not in HASHTAG_MODES:
         raise ValueError(f"hashtags must be one of {', '.join(HASHTAG_MODES)}, not {config.hashtags!r}")
+    if config.apostrophes not in APOSTROPHES_MODES:
+        raise ValueError(f"apostrophes must be one of {', '.join(APOSTROPHES_MODES)}, not {config.apostrophes!r}")
     if config.threads < 1 or config.batch_size < 1:
         raise ValueError("threads and batch_size must be at least 1")
     return config
@@ -65,10 +69,11 @@ class Restorer:
         if config.engine == "auto":
             config = replace(config, engine=self.pack.engine)
         self.config = config  # with the engine that runs (never "auto")
-        options = EngineOptions(config.threads, config.batch_size, config.segmenter)
+        options = EngineOptions(config.threads, config.batch_size, config.segmenter, config.apostrophes == "restore")
         models_dir = Path(config.models_dir) if config.models_dir else None
         self.engine = engine_class(config.engine).load(self.pack, models_dir, options)
         self.engine.preload(config.spaces)
+        self.engine.check_apostrophes()
 
     def __call__(self, text: str, spaces: str | None = None) -> str:
         """``text`` restored; ``spaces`` overrides the config's mode for this call."""

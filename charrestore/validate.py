@@ -99,7 +99,7 @@ PACK_FIELDS = {"code": "str", "name": "str", "cased": "bool", "normalization": "
                "sentence_marks": "list", "engine": "str", "map": "map", "map_between_words": "map", "models": "map",
                "opening_marks": "list", "space_before": "map", "abbreviations": "list"}
 NORMALIZATIONS = ("NFC", "NFD", "NFKC", "NFKD")
-MODEL_KINDS = ("char", "token", "nb")  # the char model, the token model and the NB counts
+MODEL_KINDS = ("char", "token", "nb", "apostrophes")  # the char and token models, the NB counts, apostrophes
 
 
 def check_pack(data: dict) -> None:
@@ -141,7 +141,8 @@ CARD_FIELDS = {
                           "pause_bias": "table"}),
     "nb": ({}, {"params": "table", "total": "number"}),
     "rerank": ({}, {"char_model": "name"}),
-    "detect": ({"languages": "list"}, {}),  # charrestore.detect: the languages' order is the model's
+    "detect": ({"languages": "list"}, {}),
+    "apostrophes": ({"params": "table", "total": "number"}, {"cased": "map"}),  # charrestore.detect: the languages' order is the model's
 }
 
 

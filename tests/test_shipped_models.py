@@ -95,9 +95,9 @@ TYPED = "i dont im theyre cant wait know what doing u r you wont its fine thats 
 @given(st.lists(st.sampled_from(TYPED), min_size=1, max_size=12))
 def test_en_reads_a_word_as_its_card_spells_it(restorers, words):
     """The token card's ``read_as``: "dont" and "u" get the marks and first-letter case that "don't" and "you" get,
-    and stay as typed."""
+    and stay as typed (with ``apostrophes="keep"``: by default "dont" gains its apostrophe, test_apostrophes.py)."""
     read_as = load_card("en", "token")[0]["read_as"]
-    restorer = restorers[("en", "pipeline")]
+    restorer = Restorer(lang="en", engine="pipeline", apostrophes="keep")
     typed = restorer(" ".join(words)).split(" ")
     spelled = restorer(" ".join(read_as.get(w, w) for w in words)).split(" ")
     assert [w.lower().rstrip(".,?") for w in typed] == words

@@ -195,6 +195,16 @@ def test_nothing_leaves_loopback_and_it_answers_offline(browser_page, site, tmp_
     assert errors == []
 
 
+def test_the_page_restores_apostrophes_as_python_does(browser_page):
+    page, *_ = browser_page
+    cases = [("i cant believe its not there im sure well see", "keep"), ("icantbelieveitsnotthere", "auto"),
+             ("it's here and its fine", "auto")]  # the last writes its own apostrophes: kept as they are
+    python = Restorer(lang="en", engine="char")
+    got = web_restore(page, cases, "en")
+    assert got == [python(text, spaces=spaces) for text, spaces in cases]
+    assert "can't" in got[0] and "it's" in got[0] and "its fine" in got[2]
+
+
 def test_the_page_refuses_an_unknown_language_and_spaces_mode(browser_page):
     page, *_ = browser_page
     for options in ({"lang": "xx"}, {"lang": "en", "spaces": "sometimes"}):

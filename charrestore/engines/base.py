@@ -28,11 +28,18 @@ SPACES_MODES = ("auto", "keep", "restore")
 
 @dataclass(frozen=True)
 class EngineOptions:
-    """How an engine runs (never what it outputs): ORT threads, windows per call, and which segmenter gives
-    the char engine's spaces on unspaced input (``auto``: as the card says, ``nb`` or ``none``)."""
+    """How an engine runs: ORT threads, windows per call, which segmenter gives the char engine's spaces on
+    unspaced input (``auto``: as the card says, ``nb`` or ``none``), and whether the pack's apostrophes model
+    restores apostrophes in text that has none (``apostrophes``)."""
     threads: int = 1
     batch_size: int = 32
     segmenter: str = "auto"
+    apostrophes: bool = True
+
+
+def has_apostrophe(text: str) -> bool:
+    """Whether the text writes apostrophes itself (then none is added: its spelling is its own)."""
+    return "'" in text or "\u2019" in text
 
 
 def keeps_spaces(given: np.ndarray, spaces: str, pack: LanguagePack) -> bool:
@@ -45,6 +52,7 @@ class Engine(ABC):
 
     settings: object  # the engine's frozen decoding settings
     models_dir: Path | None = None  # where the models came from (the NB segmenter of hashtags is read there too)
+    options: EngineOptions = EngineOptions()
 
     def __init__(self, pack: LanguagePack):
         self.pack = pack
@@ -87,11 +95,14 @@ class Engine(ABC):
             raise ValueError(f"hashtags must be one of {', '.join(HASHTAG_MODES)}, not {hashtags!r}")
         if hashtags == "split" and "#" in text:
             text = split_text(text, self.hashtag_segmenter(), self.pack.normalization)
+        fix = self.apostrophe_model() if not has_apostrophe(text) else None
         if long_text.is_long(text):
             keep = spaces == "keep" or (spaces == "auto" and long_text.has_space(text, self.pack))
-            yield from long_text.restore(self, text, keep, hashtags == "camel")
+            pieces = long_text.restore(self, text, keep, hashtags == "camel")
         else:
-            yield self._restore_short(text, spaces, hashtags)
+            pieces = iter([self._restore_short(text, spaces, hashtags)])
+        for piece in pieces:
+            yield fix.restore(piece) if fix else piece
 
     def _restore_short(self, text: str, spaces: str, hashtags: str) -> str:
         base, given = parse(text, self.pack, apply_map=False)
@@ -135,6 +146,32 @@ class Engine(ABC):
         except ModelError:
             return None
 
+    def apostrophes_name(self) -> str | None:
+        """The pack's model of apostrophes inside words where the models folder has it (yours or a fixture's may
+        not: then no apostrophe is restored)."""
+        from ..paths import models_dir
+
+        name = self.pack.models.get("apostrophes") if self.options.apostrophes else None
+        folder = (self.models_dir or models_dir()) / self.pack.code
+        return name if name and (folder / f"{name}.json").is_file() else None
+
+    def check_apostrophes(self) -> None:
+        """Check that model's card and file (``ModelError``) without reading it: it loads on first use."""
+        from ..cards import load_card
+
+        name = self.apostrophes_name()
+        if name:
+            load_card(self.pack.code, name, self.models_dir, kind="apostrophes")
+
+    def apostrophe_model(self):
+        """The apostrophes model (``apostrophes.Apostrophes``), loaded on first use; None where there is none."""
+        if not hasattr(self, "_apostrophes"):
+            from ..apostrophes import Apostrophes
+
+            name = self.apostrophes_name()
+            self._apostrophes = Apostrophes.load(self.pack.code, self.models_dir, name) if name else None
+        return self._apostrophes
+
     def word_case(self, words: list[str]) -> list[str]:
         """``words`` in the case this engine gives them in context (``nasa mission`` -> ``NASA mission``)."""
         marks = "".join(self.pack.marks)
@@ -166,4 +203,5 @@ class Engine(ABC):
         for i, n in zip(real, lengths):
             out[i] = render(base[start:start + n], classes[start:start + n], self.pack)
             start += n + gap
-        return out
+        fix = self.apostrophe_model() if not any(has_apostrophe(w) for w in words) else None
+        return fix.restore_words(out) if fix else out

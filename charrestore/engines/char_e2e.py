@@ -84,6 +84,7 @@ class CharEngine(Engine):
         if list(card["features"]) != list(pack.features):
             raise ValueError(f"{onnx_path}: model features {card['features']} differ from pack {pack.code}")
         self.index = {g: i for i, g in enumerate(card["vocab"])}
+        self.options = options
         self.session = runtime.session(Path(onnx_path), options.threads)
         self.batch_size = options.batch_size
         self.masks = state_masks(pack)

@@ -23,7 +23,7 @@ from ..codec import parse, spans_with
 from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
 from ..spans import TRAILING, spoken
-from .base import Engine, EngineOptions
+from .base import Engine, EngineOptions, has_apostrophe
 from .symbols import Symbols
 from .token import TokenModel
 
@@ -169,6 +169,9 @@ class PipelineEngine(Engine):
         if frozen is not None:
             kinds = {(s, e): kind for s, e, kind in frozen.spans}
             forms = [spoken(kinds[span], f) if span in kinds else f for span, f in zip(spans, forms)]
+        fix = self.apostrophe_model() if not has_apostrophe("".join(base)) else None
+        if fix is not None:  # the model reads "we'll see" where the output will show it (Engine.restore_pieces)
+            forms = fix.reading(forms)
         starts, ends = np.array(spans).T
         # a word of the pack's abbreviations typed with its marks ("e.g.", "vs.") keeps the input's case; it ends no
         # sentence, as no word with a mark before its last grapheme ("u.s.") does

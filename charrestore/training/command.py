@@ -23,7 +23,7 @@ def _add_training(sub, name: str, kinds: tuple[str, ...], help: str, examples: s
 
 
 def add_train(sub) -> None:
-    _add_training(sub, "train", ("char", "nb", "token"), "train a model from corpus text",
+    _add_training(sub, "train", ("char", "nb", "token", "apostrophes"), "train a model from corpus text",
                   "  charrestore train char --lang en --corpus ted_train.tsv@8 brown_train_docs.tsv --dev ted_dev.tsv --out runs/char-en\n"
                   "  charrestore train nb --lang en --corpus ted_train.tsv --out models/en")
 

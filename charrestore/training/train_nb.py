@@ -146,13 +146,14 @@ def count_corpora(specs, pack, holdout, cache: str | None, holdout_n: int):
 
 
 def add_joiner_free(unigrams: Counter, bigrams: Counter) -> int:
-    """Also count "don't" as "dont" (hashtags drop apostrophes), unless "dont" is a word of its own
-    ("we'll" must not inflate "well"). Returns how many words gained such a form."""
+    """Also count "don't" as "dont": text without apostrophes (hashtags, chat, some ASR) spells every form of those
+    letters alike, so "cant" counts "can't" and "cant", and "well" counts "we'll" too (the apostrophes model, not
+    the segmenter, tells them apart). Returns how many words gained such a form."""
     alias = {}
     for w in unigrams:
         if "'" in w or "’" in w:
             bare = w.replace("'", "").replace("’", "")
-            if bare and bare not in unigrams:
+            if bare:
                 alias[w] = bare
     for w, bare in alias.items():
         unigrams[bare] += unigrams[w]

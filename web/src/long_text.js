@@ -68,7 +68,7 @@ function pieces(text, pack) {
 
 /** The restored text of a long document, piece by piece. ``restorer``: its ``protected`` and ``engine``; ``keep``
  * and the mixed-case ``keepBits`` are decided once, on the whole text, as for a short one. */
-export async function restoreLong(restorer, text, keep, keepBits) {
+export async function restoreLong(restorer, text, keep, keepBits, each = (piece) => piece) {
   const pack = restorer.pack;
   text = text.normalize(pack.normalization);
   const bounds = pieces(text, pack);
@@ -87,9 +87,9 @@ export async function restoreLong(restorer, text, keep, keepBits) {
     const end = left + mid;
     if (end < base.length) { // the next piece's first grapheme, rendered plain, shows render what follows
       const shown = render(base.slice(left, end + 1), [...cls.subarray(left, end), 0], pack);
-      out.push(shown.slice(0, shown.length - base[end].length));
+      out.push(each(shown.slice(0, shown.length - base[end].length)));
     } else {
-      out.push(render(base.slice(left, end), cls.subarray(left, end), pack));
+      out.push(each(render(base.slice(left, end), cls.subarray(left, end), pack)));
     }
   }
   return out.join("");

@@ -5,6 +5,7 @@
  * protected spans -> classes -> render). The NB counts load on the first input that needs them.
  */
 
+import { Apostrophes, hasApostrophe } from "./apostrophes.js";
 import { caseSplit, graphemes, upperOf } from "./clusters.js";
 import { fetchBytes, fetchText } from "./fetch.js";
 import { keptFeatures, parse, render } from "./codec.js";
@@ -18,6 +19,7 @@ import { sha256Hex } from "./sha256.js";
 import { baseSpans, protect } from "./spans.js";
 
 export const SPACES_MODES = ["auto", "keep", "restore"];
+export const APOSTROPHES_MODES = ["restore", "keep"];
 
 /** The bytes at ``url``, refused if they do not match the ``sha256`` their card gives. */
 async function checked(url, sha256) {
@@ -61,25 +63,38 @@ export class Restorer {
     const prose = nb && card.nb_spaces ? once(async () => (await nb()).configured((await nb()).proseParams)) : null;
     const restorer = new Restorer(pack, new CharEngine(pack, card, model, prose), bytes.length);
     restorer.hashtagSegmenter = nb;
+    if (pack.models.apostrophes) { // apostrophes inside words (charrestore/apostrophes.py), loaded on first use
+      const aCardUrl = new URL(`${pack.models.apostrophes}.json`, modelUrl);
+      restorer.apostrophes = once(async () => {
+        const aCard = JSON.parse(await fetchText(aCardUrl));
+        return Apostrophes.fromBytes(await checked(new URL(aCard.file, aCardUrl), aCard.sha256), aCard);
+      });
+    }
     return restorer;
   }
 
-  /** ``text`` restored; ``spaces``: auto (keep the input's spaces if it has any), keep or restore. */
-  async restore(text, { spaces = "auto" } = {}) {
+  /** ``text`` restored; ``spaces``: auto (keep the input's spaces if it has any), keep or restore; ``apostrophes``:
+   * restore (inside words, in text that has none, where the pack has that model) or keep. */
+  async restore(text, { spaces = "auto", apostrophes = "restore" } = {}) {
     if (!SPACES_MODES.includes(spaces)) throw new Error(`spaces must be one of ${SPACES_MODES.join(", ")}, not ${spaces}`);
+    if (!APOSTROPHES_MODES.includes(apostrophes)) {
+      throw new Error(`apostrophes must be one of ${APOSTROPHES_MODES.join(", ")}, not ${apostrophes}`);
+    }
+    const fix = apostrophes === "restore" && this.apostrophes && !hasApostrophe(text) ? await this.apostrophes() : null;
+    const each = fix ? (piece) => fix.restore(piece) : (piece) => piece; // per piece, as Engine.restore_pieces
     const parsed = parse(text, this.pack);
     if (!parsed.base.length) return "";
     const space = this.pack.bit(SPACE);
     if (isLong(text)) {
       const keep = spaces === "keep" || (spaces === "auto" && parsed.classes.some((c) => c & space));
       const mixed = text !== text.toLowerCase() && text !== text.toUpperCase();
-      return restoreLong(this, text, keep, this.pack.markBits | (mixed ? this.pack.bit(CAPS) : 0));
+      return restoreLong(this, text, keep, this.pack.markBits | (mixed ? this.pack.bit(CAPS) : 0), each);
     }
     const kept = keptFeatures(text, parsed.classes, this.pack);
     const [given, frozen] = await this.protected(text, parsed.base, parsed.classes);
     const keep = spaces === "keep" || (spaces === "auto" && given.some((c) => c & space));
     const classes = await this.engine.classes(parsed.base, given, kept, keep, true, frozen);
-    return render(parsed.base, classes, this.pack);
+    return each(render(parsed.base, classes, this.pack));
   }
 
   /** [given classes, protected spans] of parsed input: the hashtags' graphemes take the case of their CamelCase

@@ -1,0 +1,163 @@
+"""Apostrophes removed from dev text, put back: char-level apostrophe F1 of the shipped path, and the step alone.
+
+Each dev document's apostrophes ("'" and "’") are removed; an apostrophe of the output counts as right where the
+reference has one after the same letter (the letters never change: checked). Conditions:
+- ``step``: the reference without apostrophes, marks and case kept, through ``Apostrophes.restore`` alone;
+- ``spaced``: lower-case words without marks or apostrophes, ``fix --spaces keep`` (the Restorer of the pack);
+- ``despaced``: the same letters without spaces, ``fix --spaces restore``.
+``--speed N``: the default engine's chars/s on the de-spaced TED B talks with the step (``--apostrophes restore``) and
+without it (``keep``), interleaved, the median of N passes each.
+Sets: TED dev talks (``ted_dev.tsv``) in two halves by talk, A (tuned on with ``--tune``) and B; Brown's held-out
+written documents (``brown_train_docs.tsv``, id % 5 == 0, never counted into the model).
+
+    python scripts/eval_apostrophes.py --tune --card     # grid on TED A (step), write the values into the card
+    python scripts/eval_apostrophes.py --speed 5         # every set and condition, reports/eval_apostrophes.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import regex
+
+from charrestore import Restorer, RestorerConfig
+from charrestore.apostrophes import Apostrophes
+from charrestore.cards import load_card, write_card
+from charrestore.holdout import held_out
+from charrestore.packs import load_pack
+from charrestore.paths import models_dir
+from charrestore.training.corpus import read_documents
+
+C = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "en"
+_APOS = regex.compile(r"['’]")
+_LETTER = regex.compile(r"[\p{L}\p{N}\p{M}]")
+_MARKS = regex.compile(r"[^\p{L}\p{N}\p{M}\s]")
+
+
+def documents(max_docs: int) -> dict[str, list[str]]:
+    pack = load_pack("en")
+    ted = read_documents(C / "ted_dev.tsv", pack)
+    brown: dict[str, list[str]] = {}
+    with open(C / "brown_train_docs.tsv", encoding="utf-8") as fh:
+        for line in fh:
+            cols = line.rstrip("\n").split("\t")
+            if held_out(cols[0], 5):
+                brown.setdefault(cols[0], []).append(cols[-1])
+    sets = {"ted_A": ted[0::2], "ted_B": ted[1::2], "brown_dev": [" ".join(p) for p in brown.values()]}
+    return {k: [d for d in v if _APOS.search(d)][:max_docs] for k, v in sets.items()}
+
+
+def positions(text: str) -> tuple[str, set[int]]:
+    """(the text's letters, lower case; the letter indices an apostrophe follows)."""
+    letters, at = [], set()
+    for c in text:
+        if _LETTER.match(c):
+            letters.append(c.lower())
+        elif c in "'’" and letters:
+            at.add(len(letters) - 1)
+    return "".join(letters), at
+
+
+def inputs(ref: str, condition: str) -> str:
+    bare = _APOS.sub("", ref)
+    if condition == "step":
+        return bare
+    words = _MARKS.sub(" ", bare.lower()).split()
+    return " ".join(words) if condition == "spaced" else "".join(words)
+
+
+def score(pairs) -> dict:
+    tp = fp = fn = 0
+    for ref, out in pairs:
+        ref_letters, want = positions(ref)
+        out_letters, got = positions(out)
+        if ref_letters != out_letters:
+            raise SystemExit(f"letters changed: {out[:200]!r}")
+        tp, fp, fn = tp + len(want & got), fp + len(got - want), fn + len(want - got)
+    p, r = tp / max(tp + fp, 1), tp / max(tp + fn, 1)
+    return {"P": round(p, 4), "R": round(r, 4), "F1": round(2 * p * r / max(p + r, 1e-9), 4), "apostrophes": tp + fn}
+
+
+def tune(docs: list[str], model: Apostrophes) -> dict:
+    best = None
+    for smoothing in (10, 100, 1000, 1e4, 1e5):
+        for bias in (-0.5, -0.25, 0.0, 0.25, 0.5, 1.0):
+            model.smoothing, model.bias = smoothing, bias * 2.302585
+            f = score((d, model.restore(inputs(d, "step"))) for d in docs)["F1"]
+            print(f"smoothing {smoothing:g} bias {bias:+.2f}: F1 {f:.4f}", file=sys.stderr)
+            if best is None or f > best[0]:
+                best = (f, smoothing, bias)
+    return {"smoothing": best[1], "bias": best[2], "tuned_on": "ted_dev.tsv, even talks (step alone)", "F1": best[0]}
+
+
+def speed(docs: list[str], runs: int) -> dict:
+    """Median chars/s of the default engine on de-spaced ``docs``, with and without the step, interleaved."""
+    texts = [inputs(d, "despaced") for d in docs]
+    chars = sum(len(t) for t in texts)
+    restorers = {mode: Restorer(RestorerConfig(lang="en", apostrophes=mode)) for mode in ("restore", "keep")}
+    for r in restorers.values():
+        r(texts[0])  # warm: the counts and the apostrophes model load on first use
+    times: dict[str, list[float]] = {mode: [] for mode in restorers}
+    for _ in range(runs):
+        for mode, r in restorers.items():
+            t = time.perf_counter()
+            for text in texts:
+                r(text)
+            times[mode].append(time.perf_counter() - t)
+    rate = {mode: chars / statistics.median(ts) for mode, ts in times.items()}
+    return {"chars": chars, "runs": runs, **{f"chars_per_s_{m}": round(v) for m, v in rate.items()},
+            "cost": round(rate["keep"] / rate["restore"] - 1, 4)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tune", action="store_true", help="grid the smoothing and bias on TED A first")
+    ap.add_argument("--card", action="store_true", help="write the tuned values and the scores into the card")
+    ap.add_argument("--max-docs", type=int, default=200)
+    ap.add_argument("--speed", type=int, default=0, metavar="N", help="also time the step: median of N passes")
+    ap.add_argument("--out", default="reports/eval_apostrophes.json")
+    args = ap.parse_args()
+    sets = documents(args.max_docs)
+    card, _ = load_card("en", "apostrophes")
+    model = Apostrophes.load("en")
+    if args.tune:
+        tuned = tune(sets["ted_A"], model)
+        card["params"].update(smoothing=tuned["smoothing"], bias=tuned["bias"])
+        card["tuning"] = tuned
+        write_card(models_dir() / "en" / "apostrophes.json", card)
+    restorer = Restorer(RestorerConfig(lang="en"))
+    model = restorer.engine.apostrophe_model()
+    results = {}
+    for name, docs in sets.items():
+        for condition in ("step", "spaced", "despaced"):
+            t = time.perf_counter()
+            if condition == "step":
+                outs = [model.restore(inputs(d, condition)) for d in docs]
+            else:
+                outs = [restorer(inputs(d, condition), spaces="keep" if condition == "spaced" else "restore")
+                        for d in docs]
+            results[f"{name}/{condition}"] = {**score(zip(docs, outs)), "docs": len(docs),
+                                              "seconds": round(time.perf_counter() - t, 1)}
+            print(name, condition, results[f"{name}/{condition}"], file=sys.stderr)
+    if args.speed:
+        results["speed_ted_B_despaced"] = speed(sets["ted_B"], args.speed)
+        print(results["speed_ted_B_despaced"], file=sys.stderr)
+    signature = f"charrestore.apostrophes|lang:en|model:{card['sha256'][:12]}|params:{json.dumps(card['params'])}"
+    report = {"signature": signature, "command": "python scripts/eval_apostrophes.py " + " ".join(sys.argv[1:]),
+              "results": results}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+    if args.card:
+        card = load_card("en", "apostrophes")[0]
+        card["dev_scores"] = {"signature": signature, **results}
+        write_card(models_dir() / "en" / "apostrophes.json", card)
+    print(signature)
+
+
+if __name__ == "__main__":
+    main()

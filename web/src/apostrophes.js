@@ -1,0 +1,124 @@
+/**
+ * Apostrophes inside words, put back where a text has none (charrestore/apostrophes.py): for each word that an
+ * apostrophe form shares its letters with ("its"/"it's", "were"/"we're"), the form its two neighbours make
+ * likeliest under word and word-pair counts. A text with any apostrophe of its own keeps its spelling; only plain
+ * words change, by an apostrophe and case ("im" -> "I'm").
+ */
+
+import { readCounts } from "./counts.js";
+
+const WORD = "[\\p{L}\\p{M}\\p{N}]";
+const TOKEN = new RegExp(`${WORD}+(?:'${WORD}+)*(?:(?<=[sS])'(?!${WORD}))?`, "gu");
+const LETTERS = /^\p{L}+$/u;
+const OPENS = /\s["“‘(\[]{0,3}$/u;
+const CLOSES = /^[.,?!:;"”)\]]{0,3}\s/u;
+const START = "<s>";
+const MARK = "'";
+
+/** Whether the text writes apostrophes itself (then none is added). */
+export function hasApostrophe(text) {
+  return text.includes("'") || text.includes("\u2019");
+}
+
+/** Whether ``text.slice(start, end)`` is a word of letters alone between white space and plain punctuation. */
+function plain(text, start, end) {
+  return LETTERS.test(text.slice(start, end)) && OPENS.test(" " + text.slice(Math.max(0, start - 4), start))
+    && CLOSES.test(text.slice(end, end + 4) + " ");
+}
+
+/** ``word``'s letters with ``form``'s apostrophes, and a capital where ``form`` has one. */
+function spelled(word, form) {
+  const letters = [...word];
+  let k = 0;
+  return [...form].map((c) => {
+    const letter = c === "'" ? MARK : letters[k++];
+    return c !== c.toLowerCase() ? letter.toUpperCase() : letter;
+  }).join("");
+}
+
+export class Apostrophes {
+  /** ``counts``: readCounts' object; ``card``: apostrophes.json (``total``, ``params``, ``cased``). */
+  constructor({ words, counts, contexts }, card) {
+    this.count = new Map(words.map((w, i) => [w, counts[i]]));
+    this.contexts = contexts;
+    this.total = card.total;
+    this.smoothing = card.params.smoothing ?? 1000;
+    this.bias = (card.params.bias ?? 0) * Math.LN10;
+    this.cased = new Map(Object.entries(card.cased ?? {}));
+    this.forms = new Map();
+    for (const w of words) {
+      if (!w.includes("'")) continue;
+      const key = w.replaceAll("'", "");
+      if (!this.forms.has(key)) this.forms.set(key, []);
+      this.forms.get(key).push(w);
+    }
+    this.parsed = new Map();
+  }
+
+  static async fromBytes(bytes, card) {
+    return new Apostrophes(await readCounts(bytes), card);
+  }
+
+  pairs(word) {
+    let pairs = this.parsed.get(word);
+    if (!pairs) {
+      const raw = (this.contexts.get(word) ?? "").split(" ");
+      pairs = new Map();
+      for (let i = 0; i + 1 < raw.length; i += 2) pairs.set(raw[i], Number(raw[i + 1]));
+      this.parsed.set(word, pairs);
+    }
+    return pairs;
+  }
+
+  p(word) {
+    return Math.max(this.count.get(word) ?? 0, 0.5) / this.total;
+  }
+
+  /** log P(form | prev) + log P(next | form), up to what every form shares; additive smoothing. */
+  score(form, prev, next) {
+    const s = this.smoothing;
+    let score = Math.log((this.pairs(prev).get(form) ?? 0) + s * this.p(form));
+    if (next !== null) {
+      score += Math.log(((this.pairs(form).get(next) ?? 0) + s * this.p(next)) / ((this.count.get(form) ?? 0) + s));
+    }
+    return score - (form.includes("'") ? this.bias : 0);
+  }
+
+  /** The forms of lower-case ``words``, each chosen after the one before. */
+  choose(words) {
+    const out = [...words];
+    let prev = START;
+    words.forEach((word, i) => {
+      const forms = this.forms.get(word);
+      if (forms) {
+        const next = i + 1 < words.length ? words[i + 1] : null;
+        let best = word;
+        let top = this.score(word, prev, next);
+        for (const f of forms) {
+          const sc = this.score(f, prev, next);
+          if (sc > top) [best, top] = [f, sc];
+        }
+        out[i] = best;
+      }
+      prev = out[i];
+    });
+    return out;
+  }
+
+  /** ``text`` with the apostrophes its words' context asks for; unchanged if it has any apostrophe. */
+  restore(text) {
+    if (hasApostrophe(text)) return text;
+    const matches = [...text.matchAll(TOKEN)];
+    const words = matches.map((m) => m[0].toLowerCase());
+    const chosen = this.choose(words);
+    let out = "";
+    let at = 0;
+    matches.forEach((m, i) => {
+      const end = m.index + m[0].length;
+      if (chosen[i] === words[i] || !plain(text, m.index, end)) return;
+      out += text.slice(at, m.index) + spelled(m[0], this.cased.get(chosen[i]) ?? chosen[i]);
+      at = end;
+    });
+    return at ? out + text.slice(at) : text;
+  }
+}
