@@ -103,3 +103,23 @@ def test_a_models_folder_without_the_model_adds_none_and_a_damaged_one_is_an_err
     (folder / "apostrophes.counts").write_bytes(b"damaged")
     with pytest.raises(ModelError, match="sha256"):
         Restorer(lang="en", models_dir=str(tmp_path))
+
+
+def test_train_apostrophes_writes_a_model_that_loads(tmp_path):
+    import argparse
+    import json
+
+    from charrestore.training import train_apostrophes
+
+    text = tmp_path / "talk.txt"
+    text.write_text("I'm sure it's fine. Its own way is fine, I'm told. We don't know. I'm here and it's late.\n" * 25)
+    parser = argparse.ArgumentParser()
+    train_apostrophes.add_arguments(parser)
+    train_apostrophes.run(parser.parse_args(["--lang", "en", "--corpus", str(text), "--out", str(tmp_path / "en"),
+                                             "--license", "talk.txt=CC0", "--smoothing", "1"]))
+    card = json.loads((tmp_path / "en" / "apostrophes.json").read_text())
+    assert card["kind"] == "apostrophes" and card["sources"][0]["license"] == "CC0"
+    assert card["cased"] == {"i'm": "I'm"}  # inside sentences always with its capital
+    model = Apostrophes.load("en", tmp_path)
+    assert set(model.forms) == {"im", "its", "dont"}
+    assert model.restore("so im sure its fine and its own way") == "so I'm sure it's fine and its own way"

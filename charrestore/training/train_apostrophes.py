@@ -73,11 +73,13 @@ def run(args) -> Path:
     pack = load_pack(args.lang)
     unigrams, bigrams, cased = Counter(), Counter(), Counter()
     sources = []
+    licenses = dict(item.split("=", 1) for item in args.license)
     for spec in args.corpus:
         path, weight = parse_corpus_arg(spec)
         docs = read_documents(path, pack)
         words = count(docs, weight, unigrams, bigrams, cased)
-        sources.append({"file": Path(path).name, "documents": len(docs), "words": words, "weight": weight})
+        sources.append({"file": Path(path).name, "documents": len(docs), "words": words, "weight": weight,
+                        "license": licenses.get(Path(path).name, "see ../shared/corpora/README.md")})
         print(f"read {path}: {len(docs)} documents, {words} words", file=sys.stderr)
     words, counts, contexts, spelled = build(unigrams, bigrams, cased, args.min_count, args.min_pair)
     out = Path(args.out)
@@ -107,6 +109,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", nargs="+", required=True, help="PATH or PATH@WEIGHT: text that keeps its apostrophes")
     p.add_argument("--out", required=True, help="the models folder of the language (models/<lang>)")
     p.add_argument("--name", default="apostrophes")
+    p.add_argument("--license", nargs="*", default=[], metavar="FILE=LICENSE",
+                   help="license of each corpus file, recorded in the card (e.g. ted_train.tsv='CC BY-NC-ND 4.0')")
     p.add_argument("--min-count", type=float, default=3, help="a form with an apostrophe seen fewer times is dropped")
     p.add_argument("--min-pair", type=float, default=2, help="a word pair seen fewer times is dropped")
     p.add_argument("--smoothing", type=float, default=1000.0, help="the decoder's smoothing (tuned on dev)")
