@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import regex
 
 from ..counts import FORMAT as COUNTS_FORMAT
 from ..counts import write as write_counts
@@ -48,6 +49,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--merge-wordsegment", type=float, default=0.0, metavar="WEIGHT",
                         help="mix in the Google web counts of the wordsegment package (Apache-2.0) with this "
                              "probability weight, 0..1 (default: 0, none); needed at build time only")
+    parser.add_argument("--merge-wordfreq", type=float, default=0.0, metavar="WEIGHT",
+                        help="mix in the wordfreq package's large word list (data CC BY-SA 4.0) with this "
+                             "probability weight after wordsegment's, 0..1 (default: 0, none); build time only")
     parser.add_argument("--L", type=int, default=20, help="max word length recorded as the default (default: 20)")
     parser.add_argument("--smoothing", type=float, default=10.0, help="λ recorded as the default (default: 10)")
     parser.add_argument("--prose", nargs=2, type=float, metavar=("L", "λ"),
@@ -181,12 +185,33 @@ def read_wordsegment() -> tuple[dict[str, int], dict[str, int], str]:
     return tsv("unigrams.txt"), tsv("bigrams.txt"), version
 
 
-def merge(ours: Counter, theirs: dict[str, int], our_total: int, weight: float) -> dict[str, float]:
+def read_wordfreq(lang: str) -> tuple[dict[str, float], str]:
+    """wordfreq's large word list of ``lang`` (frequencies that sum to about 1): words of letters (and an inner
+    apostrophe, also counted under its bare letters), for names, brands and slang that our corpora lack."""
+    try:
+        import wordfreq  # build time only
+    except ModuleNotFoundError:
+        raise ValueError("--merge-wordfreq needs the wordfreq package (data CC BY-SA 4.0): pip install wordfreq") from None
+    word = regex.compile(r"\p{L}+(?:'\p{L}+)?")
+    freqs: Counter = Counter()
+    for w, f in wordfreq.get_frequency_dict(lang, wordlist="large").items():
+        w = w.replace("’", "'")
+        if word.fullmatch(w):
+            freqs[w] += f
+            if "'" in w:
+                freqs[w.replace("'", "")] += f
+    from importlib.metadata import version
+
+    return dict(freqs), version("wordfreq")
+
+
+def merge(ours: Counter, theirs: dict[str, float], our_total: int, weight: float,
+          their_total: float = GOOGLE_TOTAL) -> dict[str, float]:
     """Counts on our corpus's scale whose probabilities mix ours (1 - weight) with theirs (weight).
 
     Keeping our scale keeps the unknown-word penalty λ / (N · λ^len) where our rarest words are: on
     Google's scale (N = 10^12) every unseen word would lose to any split into rare seen words."""
-    scale = weight * our_total / GOOGLE_TOTAL
+    scale = weight * our_total / their_total
     merged = {w: (1.0 - weight) * c for w, c in ours.items()}
     for w, c in theirs.items():
         merged[w] = merged.get(w, 0.0) + scale * c
@@ -247,6 +272,14 @@ def run(args) -> None:
                         "what": "Google Web Trillion Word Corpus counts (Norvig 2009) as shipped by wordsegment",
                         "license": "Apache-2.0", "weight": args.merge_wordsegment,
                         "words": len(g_uni), "bigrams": len(g_bi)})
+    if args.merge_wordfreq:
+        freqs, version = read_wordfreq(pack.code)
+        kept_u = merge(Counter(kept_u), freqs, total, args.merge_wordfreq, their_total=1.0)
+        kept_b = {p: (1.0 - args.merge_wordfreq) * c for p, c in kept_b.items()}  # wordfreq has no pairs
+        sources.append({"file": f"wordfreq {version}: the large {pack.code} list",
+                        "what": "word frequencies from Wikipedia, subtitles, news, books, web text, Twitter, Reddit",
+                        "license": "CC BY-SA 4.0 (data), Apache-2.0 (code)", "weight": args.merge_wordfreq,
+                        "words": len(freqs)})
     kept_u = top(kept_u, args.max_words, keep=(START,))
     kept_b = top({p: c for p, c in kept_b.items() if all(w in kept_u for w in p.split(" "))}, args.max_pairs)
     out = Path(args.out)
