@@ -54,6 +54,15 @@ case $lang in
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("de_dev --dev $dev") ;;
   ru) corpus=("$C/ru/ruslit_prose_train.tsv.xz"); dev=${devof[ru]}
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("ru_dev --dev $dev") ;;
+  # es, fr, vi (issue 46): per-language arms as de and ru (vi: the openly licensed Wikipedia text trains; the news
+  # sets, research use only, are dev sets)
+  es) corpus=("$C/es/es_congreso_train.tsv.xz"); dev=$C/es/es_congreso_dev.tsv.xz
+      data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("es_dev --dev $dev") ;;
+  fr) corpus=("$C/fr/eltec_novels_train.tsv.xz"); dev=$C/fr/eltec_novels_dev.tsv.xz
+      data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("fr_dev --dev $dev") ;;
+  vi) corpus=("$C/vi/viwiki_train.tsv.xz"); dev=("$C/vi/viwiki_dev.tsv.xz" "$C/vi/dantri_dev.tsv.xz")
+      data=(--dev "${dev[0]}"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "${dev[0]}")
+      evals=("viwiki_dev --dev ${dev[0]}" "dantri_dev --dev ${dev[1]}") ;;
   # ko, zh, th (issue 47): source weights are sampling shares; the small spoken or news-like files are weighted up
   ko) corpus=("$C/ko/kowiki_train.tsv.xz@0.75" "$C/ko/boddari_train.tsv.xz@0.17" "$C/ko/petitions_train.tsv.xz@0.08")
       dev=("$C/ko/kowiki_dev.tsv.xz" "$C/ko/boddari_dev.tsv.xz" "$C/ko/petitions_dev.tsv.xz")
