@@ -142,8 +142,9 @@ def add_segment(sub) -> None:
         epilog='examples:\n  charrestore segment "FollowFriday"\n  cat hashtags.txt | charrestore segment --lang en\n'
                '  charrestore segment --json mariscoming')
     add_text_and_lang(p, "text to segment (joined by spaces); default: stdin")
-    p.add_argument("--method", choices=("rerank", "nb"), default="rerank",
-                   help="rerank the NB k best (default) or the plain NB best")
+    p.add_argument("--method", choices=("rerank", "nb", "char"), default="rerank",
+                   help="rerank the NB k best (default), the plain NB best, or the char model's spaces (every space "
+                        "decided again: spacing correction; the default for a pack with a char model and no NB counts)")
     p.add_argument("--json", action="store_true",
                    help="one JSON object per line: the text and the candidates with their scores, best first")
     p.add_argument("--L", type=int, metavar="N", help="longest word considered, in characters (default: the model's)")
@@ -164,7 +165,11 @@ def run_segment(args) -> int:
 
     @lru_cache(maxsize=None)
     def segmenter(lang: str):
-        load_pack(lang)  # an unknown language is a pack error, not a missing model
+        pack = load_pack(lang)  # an unknown language is a pack error, not a missing model
+        if args.method == "char" or (not pack.ready("nb") and pack.ready("char")):
+            from .char_spaces import CharSpaces
+
+            return CharSpaces.load(lang)
         model = best_segmenter(lang) if args.method == "rerank" else Segmenter.load(lang)
         return model.configured(**params) if params else model
 
@@ -176,7 +181,9 @@ def run_segment(args) -> int:
         text = text[:-1] if cr else text
         lang = language_of(text, among) if among else args.lang
         model = segmenter(lang)
-        if args.json:
+        if args.json and not hasattr(model, "cuts"):  # the char model's spaces: no candidates
+            _emit(json.dumps({"text": json_text(model.segment(text)), "lang": lang, "method": "char"}))
+        elif args.json:
             found = ranked(model, text)
             candidates = [{"text": json_text(spaced(text, c.cuts)), "score": _number(c.score), "nb": _number(c.nb)}
                           for c in found]

@@ -71,3 +71,26 @@ def test_segment_through_the_cli_with_the_shipped_counts(code):
     out = res.stdout.rstrip("\n")
     assert out.replace(" ", "") == unspaced
     assert len(set(out.split()) & set(spaced.split())) >= 0.6 * len(set(spaced.split()))
+
+
+@pytest.mark.parametrize("code", available_packs())
+def test_segment_with_the_char_models_spaces(env, code):
+    """``segment --method char``: every space decided again by the char model, nothing else changed (the default
+    where a pack has a char model and no NB counts, as in this folder); a pack without SPACE is a one-line error."""
+    pack = load_pack(code)
+    unspaced, spaced = sample(code)
+    words = spaced.split()
+    wrong = " ".join(w[:2] + " " + w[2:] if len(w) > 3 else w for w in words)  # spaces in the wrong places
+    res = subprocess.run([sys.executable, "-m", "charrestore", "segment", "--lang", code],
+                         input=f"{unspaced}\n{wrong}\n", capture_output=True, text=True, env=env, timeout=120)
+    if not pack.has_space:
+        assert res.returncode == 1 and res.stderr.count("\n") == 1 and "no SPACE feature" in res.stderr
+        return
+    assert res.returncode == 0, res.stderr
+    out = res.stdout.split("\n")
+    assert len(out) == 3 and out[2] == ""
+    for given, got in ((unspaced, out[0]), (wrong, out[1])):
+        assert got.replace(" ", "") == given.replace(" ", "")
+    named = subprocess.run([sys.executable, "-m", "charrestore", "segment", "--lang", code, "--method", "char", "--json",
+                            unspaced], capture_output=True, text=True, env=env, timeout=120)
+    assert json.loads(named.stdout) == {"text": out[0], "lang": code, "method": "char"}
