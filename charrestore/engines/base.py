@@ -53,6 +53,7 @@ class Engine(ABC):
     settings: object  # the engine's frozen decoding settings
     models_dir: Path | None = None  # where the models came from (the NB segmenter of hashtags is read there too)
     options: EngineOptions = EngineOptions()
+    reads_apostrophes = False  # whether the engine's model reads the apostrophes step's forms itself (the pipeline)
 
     def __init__(self, pack: LanguagePack):
         self.pack = pack
@@ -96,8 +97,10 @@ class Engine(ABC):
         if hashtags == "split" and "#" in text:
             text = split_text(text, self.hashtag_segmenter(), self.pack.normalization)
         fix = self.apostrophe_model() if not has_apostrophe(text) else None
+        keep = spaces == "keep" or (spaces == "auto" and long_text.has_space(text, self.pack))
+        if fix is not None and keep and not self.reads_apostrophes:
+            text = fix.restore(text)  # the words are the input's: the model reads "we'll see" as it learned to
         if long_text.is_long(text):
-            keep = spaces == "keep" or (spaces == "auto" and long_text.has_space(text, self.pack))
             pieces = long_text.restore(self, text, keep, hashtags == "camel")
         else:
             pieces = iter([self._restore_short(text, spaces, hashtags)])

@@ -46,6 +46,7 @@ def closing(spans: list[tuple[int, int]], kinds: dict, kind: str) -> int:
 
 
 class PipelineEngine(Engine):
+    reads_apostrophes = True  # its token model reads the chosen forms (classes), the words staying as typed
     def __init__(self, pack: LanguagePack, model: TokenModel, models_dir: Path | None,
                  options: EngineOptions = EngineOptions()):
         super().__init__(pack)

@@ -82,9 +82,13 @@ export class Restorer {
     }
     const fix = apostrophes === "restore" && this.apostrophes && !hasApostrophe(text) ? await this.apostrophes() : null;
     const each = fix ? (piece) => fix.restore(piece) : (piece) => piece; // per piece, as Engine.restore_pieces
-    const parsed = parse(text, this.pack);
+    let parsed = parse(text, this.pack);
     if (!parsed.base.length) return "";
     const space = this.pack.bit(SPACE);
+    if (fix && (spaces === "keep" || (spaces === "auto" && parsed.classes.some((c) => c & space)))) {
+      text = fix.restore(text); // the words are the input's: the model reads "we'll see" as it learned to
+      parsed = parse(text, this.pack);
+    }
     if (isLong(text)) {
       const keep = spaces === "keep" || (spaces === "auto" && parsed.classes.some((c) => c & space));
       const mixed = text !== text.toLowerCase() && text !== text.toUpperCase();
