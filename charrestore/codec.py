@@ -179,8 +179,13 @@ def base_text(text: str, pack: LanguagePack) -> str:
     to an invalid byte, is text here, not a space (see ``parse``). A pack that restores apostrophes inside words
     (an ``apostrophes`` model: "cant" -> "can't") may insert "'" after a letter, so that is no text either.
     """
-    base = unicodedata.normalize(pack.normalization, "".join(parse(text, pack, apply_map=False)[0]))
-    return _INSERTED_APOSTROPHE.sub("", base) if "apostrophes" in pack.models else base
+    return without_inserted_apostrophes(
+        unicodedata.normalize(pack.normalization, "".join(parse(text, pack, apply_map=False)[0])), pack)
+
+
+def without_inserted_apostrophes(text: str, pack: LanguagePack) -> str:
+    """``text`` without the "'" after a letter or digit, where the pack restores apostrophes (may insert one)."""
+    return _INSERTED_APOSTROPHE.sub("", text) if "apostrophes" in pack.models else text
 
 
 def strip_features(text: str, pack: LanguagePack) -> str:

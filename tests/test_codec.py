@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from charrestore import codec_fast
-from charrestore.codec import base_text, case_split, graphemes, parse, render, strip_features
+from charrestore.codec import (base_text, case_split, graphemes, parse, render, strip_features,
+                               without_inserted_apostrophes)
 from charrestore.packs import available_packs, load_pack
 
 PACKS = {code: load_pack(code) for code in available_packs()}  # a new pack is guarded as soon as it is added
@@ -177,11 +178,14 @@ ALL = pytest.mark.parametrize("code", list(PACKS))
 @example("a\n\u0301")
 @example("\u0301, a")
 @example("a.\u200d\U0001F468")
+@example("0'0")
 def test_nothing_lost(code, text):
-    """base(render(parse(x))) == base(x): without the mapping, and with it (mapped marks gone)."""
+    """base(render(parse(x))) == base(x): without the mapping, and with it (mapped marks gone; base drops an
+    apostrophe that the pack may insert, the stripped reference keeps it)."""
     pack = PACKS[code]
     assert base_text(render(*parse(text, pack, apply_map=False), pack), pack) == base_text(text, pack)
-    assert base_text(render(*parse(text, pack), pack), pack) == strip_features(text, pack)
+    assert base_text(render(*parse(text, pack), pack), pack) == without_inserted_apostrophes(
+        strip_features(text, pack), pack)
 
 
 @ALL
