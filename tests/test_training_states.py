@@ -19,7 +19,9 @@ STATES = sorted((Path(__file__).parent.parent / "training_state").iterdir())
 def model_of(folder: Path):
     hyper, meta = read_state(folder)["hyper"], json.loads((folder / "meta.json").read_text())
     if folder.name.split("-")[1] == "char":
-        return build_char_model(len(meta["vocab"]) * 3, load_pack(folder.name.split("-")[0]).n_classes,
+        # a multilingual state (deru-char) names its packs in its sources; they share their classes
+        code = meta["sources"][0].get("lang", folder.name.split("-")[0])
+        return build_char_model(len(meta["vocab"]) * 3, load_pack(code).n_classes,
                                 emb=hyper["emb"], conv=hyper["conv"], kernel=hyper["kernel"],
                                 dilations=tuple(hyper["dilations"]), lstm=hyper["lstm"],
                                 lstm_layers=hyper["lstm_layers"], dropout=hyper["dropout"])
