@@ -31,7 +31,6 @@ from .counts import read as read_counts
 START = "<s>"  # the context of a sentence's first word
 FORMAT = "charrestore counts 1 (charrestore/counts.py): apostrophe forms, their plain forms and neighbours' pairs"
 MARK = "'"
-_APOSTROPHES = ("'", "\u2019")
 _WORD = r"[\p{L}\p{M}\p{N}]"
 # A word with inner apostrophes, or a plural's closing one ("parents'"). Marks are not read: the step decides
 # alike before the token model reads the words (none yet) and after the engine placed them.
@@ -42,6 +41,11 @@ _OPENS = regex.compile(r"\s[\"“‘(\[]{0,3}$")
 _CLOSES = regex.compile(r"[.,?!:;\"”)\]]{0,3}\s")
 
 _LETTERS = regex.compile(r"\p{L}+")
+
+
+def has_apostrophe(text: str) -> bool:
+    """Whether the text writes apostrophes itself (then none is added: its spelling is its own)."""
+    return "'" in text or "\u2019" in text
 
 
 def strip(word: str) -> str:
@@ -112,7 +116,7 @@ class Apostrophes:
 
     def restore(self, text: str) -> str:
         """``text`` with the apostrophes its words' context asks for; unchanged if it has any apostrophe."""
-        if any(a in text for a in _APOSTROPHES):
+        if has_apostrophe(text):
             return text
         matches = list(_TOKEN.finditer(text))
         words = [m.group().lower() for m in matches]
@@ -126,7 +130,7 @@ class Apostrophes:
 
     def restore_words(self, words: Sequence[str]) -> list[str]:
         """Each of ``words`` (no white space inside) with its apostrophes, the others as context."""
-        if any(a in w for w in words for a in _APOSTROPHES):
+        if any(has_apostrophe(w) for w in words):
             return list(words)
         out = self.restore(" ".join(words)).split(" ")
         return out if len(out) == len(words) else list(words)

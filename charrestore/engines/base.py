@@ -17,6 +17,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .. import long_text
+from ..apostrophes import has_apostrophe
 from ..clusters import case_split, graphemes, upper_of
 from ..codec import kept_features, parse, render
 from ..hashtags import HASHTAG_MODES, forms, split_text
@@ -35,11 +36,6 @@ class EngineOptions:
     batch_size: int = 32
     segmenter: str = "auto"
     apostrophes: bool = True
-
-
-def has_apostrophe(text: str) -> bool:
-    """Whether the text writes apostrophes itself (then none is added: its spelling is its own)."""
-    return "'" in text or "\u2019" in text
 
 
 def keeps_spaces(given: np.ndarray, spaces: str, pack: LanguagePack) -> bool:

@@ -18,12 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..apostrophes import has_apostrophe
 from ..cards import ModelError, load_card
 from ..codec import parse, spans_with
 from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
 from ..spans import TRAILING, spoken
-from .base import Engine, EngineOptions, has_apostrophe
+from .base import Engine, EngineOptions
 from .symbols import Symbols
 from .token import TokenModel
 
