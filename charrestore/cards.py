@@ -2,6 +2,10 @@
 
 A card names its artifact (``"file"``) and carries that file's ``"sha256"``; the runtime refuses
 a model whose bytes do not match, so a truncated or swapped file fails loudly, naming the file.
+
+A pack names its model ``char`` (``models/<code>/char.json``) or ``deru/char``: one model that several packs share,
+in its own folder, with one card. That card's ``packs`` holds, per pack, what is the pack's own (tuned decoding,
+dev scores); a pack reads the shared fields with its section over them.
 """
 
 from __future__ import annotations
@@ -29,19 +33,42 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def card_location(lang: str, name: str, root: Path | None = None) -> Path:
+    """``<root>/<lang>/<name>.json``, or ``<root>/<folder>/<name>.json`` for a shared model ``<folder>/<name>``."""
+    folder, _, stem = name.rpartition("/")
+    return Path(root or models_dir()) / (folder or lang) / f"{stem}.json"
+
+
 def load_card(lang: str, name: str, root: Path | None = None, kind: str | None = None) -> tuple[dict, Path]:
-    """Read ``models/<lang>/<name>.json`` (of the ``kind`` given, if one is) and check its artifact; returns
-    (card, artifact path)."""
-    folder = (root or models_dir()) / lang
-    card_path = folder / f"{name}.json"
+    """Read the card of pack ``lang``'s model ``name`` (of the ``kind`` given, if one is) and check its artifact;
+    returns (card, artifact path). A shared model's card is read with the pack's section of ``packs`` over it."""
+    card_path = card_location(lang, name, root)
     if not card_path.is_file():
         raise ModelError(f"no model {name!r} for language {lang!r}: {card_path} not found")
+    card, artifact = read_card(card_path, kind)
+    if "packs" in card:
+        if lang not in card["packs"]:
+            raise ModelError(f"{card_path}: a model of {', '.join(card['packs'])}, not of {lang!r}")
+        card = {**{k: v for k, v in card.items() if k != "packs"}, **card["packs"][lang]}
+        _loaded[artifact.resolve()] = card, card_path
+    return card, artifact
+
+
+def read_card(card_path: Path, kind: str | None = None) -> tuple[dict, Path]:
+    """A card as written (a shared model's with all its packs), checked with its artifact; (card, artifact)."""
+    if not card_path.is_file():
+        raise ModelError(f"{card_path}: model card not found")
+    folder = card_path.parent
     try:
         card = json.loads(card_path.read_text(encoding="utf-8"))
     except (ValueError, RecursionError) as exc:
         raise ModelError(f"{card_path}: unreadable model card ({exc})") from None
     try:
         check_card(card)
+        for lang, section in card.get("packs", {}).items():
+            if not isinstance(section, dict) or {"file", "sha256", "kind", "packs"} & set(section):
+                raise SchemaError(f"'packs': {lang} must be a table of that pack's own fields")
+            check_card({**card, **section})
         if kind is not None and card["kind"] != kind:
             raise SchemaError(f"'kind' must be {kind!r}, not {card['kind']!r}")
     except SchemaError as exc:

@@ -100,12 +100,17 @@ def labelled_words(text: str, pack: LanguagePack, apply_map: bool = True, punct_
     >>> forms, [PUNCT_ORDER[p] for p in punct], [CASING_LABELS[c] for c in case]
     (['will', 'ai', 'change', 'dc'], ['O', 'O', 'COMMA', 'QUESTION'], ['CAP', 'UPP', 'O', 'UPP'])
     """
+    return labelled_spans(text, pack, apply_map, punct_of_class)[3:]
+
+
+def labelled_spans(text: str, pack: LanguagePack, apply_map: bool = True, punct_of_class: np.ndarray | None = None):
+    """``labelled_words`` with what they were read from first: (base, classes, word spans, forms, punct, case)."""
     if punct_of_class is None:
         punct_of_class = np.array([PUNCT_ORDER.index(punct_label(c, pack)) for c in range(pack.n_classes)])
     base, classes = canonical(text, pack, apply_map)
     spans = words(base, classes, pack)
     if not spans:
-        return [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return base, classes, spans, [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     ends = np.fromiter((e for _, e in spans), dtype=np.int64, count=len(spans))
     forms = ["".join(base[s:e]) for s, e in spans]
-    return forms, punct_of_class[classes[ends - 1]], casing_ids(base, classes, spans, pack)
+    return base, classes, spans, forms, punct_of_class[classes[ends - 1]], casing_ids(base, classes, spans, pack)

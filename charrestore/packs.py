@@ -80,9 +80,12 @@ class LanguagePack:
         return self.models.get(kind) in self.available_models()
 
     def available_models(self) -> list[str]:
-        """Names of the models shipped for this pack (cards found in ``models/<code>/``)."""
+        """Names of the models shipped for this pack: cards found in ``models/<code>/``, and the shared models it
+        names (``deru/char``) whose card is there."""
         folder = models_dir() / self.code
-        return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+        own = [p.stem for p in folder.glob("*.json")] if folder.is_dir() else []
+        shared = [n for n in self.models.values() if "/" in n and (models_dir() / f"{n}.json").is_file()]
+        return sorted(own + shared)
 
 
 def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:

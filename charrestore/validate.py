@@ -104,7 +104,8 @@ MODEL_KINDS = ("char", "token", "nb", "apostrophes")  # the char and token model
 
 def check_pack(data: dict) -> None:
     """The fields of a parsed ``pack.toml``: known keys of the right types, features that are CAPS, SPACE or
-    single punctuation characters, model names that stay inside the models folder."""
+    single punctuation characters, model names that stay inside the models folder ("char", or "deru/char": a model
+    that several packs share, in its own folder)."""
     check_depth(data)
     unknown = sorted(set(data) - set(PACK_FIELDS))
     if unknown:
@@ -118,8 +119,9 @@ def check_pack(data: dict) -> None:
     for kind, name in data.get("models", {}).items():
         if kind not in MODEL_KINDS:
             raise SchemaError(f"'models': unknown kind {kind!r} (known: {', '.join(MODEL_KINDS)})")
-        if not safe_name(name):
-            raise SchemaError(f"'models': {kind} = {name!r} must be a plain name inside the models folder")
+        if not (isinstance(name, str) and all(safe_name(part) for part in name.split("/", 1))):
+            raise SchemaError(f"'models': {kind} = {name!r} must be a plain name inside the models folder, or "
+                              "'<folder>/<name>' for a model that several packs share")
 
 
 def is_mark(feature: str) -> bool:
@@ -133,11 +135,11 @@ def is_mark(feature: str) -> bool:
 WINDOWED = {"window": "int", "overlap": "int", "cut": "int"}
 CARD_FIELDS = {
     "char_e2e": ({"features": "list", "vocab": "list", **WINDOWED},
-                 {"bias": "numbers", "capital_after_mark_penalty": "number?", "nb_spaces": "bool"}),
+                 {"bias": "numbers", "capital_after_mark_penalty": "number?", "nb_spaces": "bool", "packs": "table"}),
     "token_cnn_bilstm": ({"features": "list", "punct_labels": "list", "case_labels": "list", "tokenizer": "table",
                           **WINDOWED},
                          {"bias": "numbers", "case_bias": "numbers", "end_bias": "numbers", "lexicon": "map",
-                          "proper": "list", "read_as": "map", "edge_id": "int?", "final_mark": "bool",
+                          "proper": "list", "proper_pairs": "list", "mixed": "map", "read_as": "map", "edge_id": "int?", "final_mark": "bool",
                           "pause_bias": "table"}),
     "nb": ({}, {"params": "table", "total": "number"}),
     "rerank": ({}, {"char_model": "name"}),

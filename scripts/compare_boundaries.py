@@ -8,13 +8,19 @@ F1 are micro-averaged over all pieces. Systems: ``segment`` (charrestore's NB se
 has a reranker), ``fix`` (the default engine, when the pack has its model; ``--models-dir`` points at others, e.g. a
 model in training exported into runs/), and wordninja-pp's model of the language (``pip install wordninja-pp``); for ko also kiwipiepy's spacing (``Kiwi().space``).
 
+Spacing correction (issue 47): ``--damage DROP ADD`` gives every system the pieces with their spaces instead, each
+dropped with probability DROP and a wrong one added after a letter with probability ADD (seeded); then ``fix`` re-spaces
+(``--spaces restore``) and kiwipiepy corrects as it offers to (``space()`` as is, and with ``reset_whitespace``).
+
     python scripts/compare_boundaries.py [--langs de es fr ru vi ko] [--chars 200] [--max-chars 60000] [--models-dir DIR]
+    python scripts/compare_boundaries.py --langs ko --damage 0.5 0.05 --out reports/compare_spacing_ko.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from pathlib import Path
 
@@ -59,6 +65,17 @@ def cuts(words: list[str]) -> set[int]:
     return ends
 
 
+def damaged(words: list[str], drop: float, add: float, rng: random.Random) -> str:
+    """The words joined with their spaces, each dropped with probability ``drop``, and a wrong space added after a
+    letter inside a word with probability ``add``."""
+    out = []
+    for k, w in enumerate(words):
+        out.append("".join(c + (" " if i < len(w) - 1 and rng.random() < add else "") for i, c in enumerate(w)))
+        if k < len(words) - 1 and rng.random() >= drop:
+            out.append(" ")
+    return "".join(out)
+
+
 def score(gold: list[list[str]], predicted: list[list[str]]) -> dict:
     tp = fp = fn = 0
     for g, p in zip(gold, predicted):
@@ -70,12 +87,15 @@ def score(gold: list[list[str]], predicted: list[list[str]]) -> dict:
             "f1": round(2 * precision * recall / max(1e-9, precision + recall), 4)}
 
 
-def systems(lang: str, models_dir: str | None):
-    """name -> function(letters) -> words, for every system that this language has."""
+def systems(lang: str, models_dir: str | None, spaced: bool = False):
+    """name -> function(letters) -> words, for every system that this language has (``spaced``: those that correct
+    the spaces of spaced text)."""
     import wordninja
 
     found = {}
     try:
+        if spaced:
+            raise ModelError("the segmenter reads letters only")
         seg = best_segmenter(lang)
         found["charrestore segment"] = lambda s: seg.segment(s).split()
     except ModelError:
@@ -86,7 +106,7 @@ def systems(lang: str, models_dir: str | None):
             base_text(w, restorer.pack) for w in restorer(s).split()]  # its marks dropped, lower case
     except ModelError:
         pass
-    if lang in wordninja.LANGUAGES:
+    if lang in wordninja.LANGUAGES and not spaced:
         ninja = wordninja.LanguageModel(lang)
         found[f"wordninja-pp {wordninja.__version__}"] = ninja.split
     if lang == "ko":  # the Korean analyzer's spacing fixer, the one issue 47 names (pip install kiwipiepy)
@@ -94,6 +114,9 @@ def systems(lang: str, models_dir: str | None):
 
         kiwi = kiwipiepy.Kiwi()
         found[f"kiwipiepy {kiwipiepy.__version__} space()"] = lambda s: kiwi.space(s).split()
+        if spaced:
+            found[f"kiwipiepy {kiwipiepy.__version__} space(reset_whitespace=True)"] = \
+                lambda s: kiwi.space(s, reset_whitespace=True).split()
     return found
 
 
@@ -103,21 +126,26 @@ def main() -> int:
     ap.add_argument("--chars", type=int, default=200, help="letters per piece (default: 200)")
     ap.add_argument("--max-chars", type=int, default=60_000, help="letters per language (default: 60,000)")
     ap.add_argument("--models-dir", help="models folder for fix (default: the shipped models)")
+    ap.add_argument("--damage", type=float, nargs=2, metavar=("DROP", "ADD"),
+                    help="spaced input with spaces dropped and added at these rates (spacing correction)")
+    ap.add_argument("--seed", type=int, default=1, help="for --damage (default: 1)")
     ap.add_argument("--out", type=Path, default=ROOT / "reports" / "compare_boundaries.json")
     args = ap.parse_args()
-    rows = []
+    rows, rng = [], random.Random(args.seed)
     for lang in args.langs:
-        found = systems(lang, args.models_dir)
+        found = systems(lang, args.models_dir, spaced=bool(args.damage))
         for path, holdout in DEV[lang]:
             gold = pieces(lang, path, holdout, args.chars, args.max_chars)
-            letters = ["".join(p) for p in gold]
+            letters = [damaged(p, *args.damage, rng) if args.damage else "".join(p) for p in gold]
             for name, split in found.items():
                 t = time.perf_counter()
                 predicted = [list(split(s)) for s in letters]
                 seconds = time.perf_counter() - t
+                n = sum(len(x.replace(" ", "")) for x in letters)
+                given = score(gold, [s.split() for s in letters]) if args.damage else {}
                 rows.append({"lang": lang, "set": path.name, "system": name, "pieces": len(gold),
-                             "letters": sum(map(len, letters)), **score(gold, predicted),
-                             "letters_per_s": round(sum(map(len, letters)) / seconds)})
+                             "letters": n, "input_f1": given.get("f1"), **score(gold, predicted),
+                             "letters_per_s": round(n / seconds)})
             print(json.dumps(rows[-1], ensure_ascii=False), flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"settings": vars(args) | {"out": str(args.out)}, "rows": rows}, indent=1,

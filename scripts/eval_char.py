@@ -140,7 +140,8 @@ def main():
         report(args.lang, args.set, pack, results, command, args.engine), encoding="utf-8")
     if args.card:
         key = args.set if args.engine == "char" else f"{args.set} char level"
-        record_dev_metrics(card_path(args.lang, name, args.models_dir), key, {**results, "command": command})
+        record_dev_metrics(card_path(args.lang, name, args.models_dir), key, {**results, "command": command},
+                           args.lang)
 
 
 if __name__ == "__main__":

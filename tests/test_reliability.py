@@ -239,7 +239,7 @@ PACK = '[models]\nchar = "char"\n'
     ('features = ["CAPS", "."]\ncased = "yes"\n' + PACK, ("'cased'",)),
     ('features = ["."]\nfeatures_typo = 1\n' + PACK, ("'features_typo'",)),
     ('features = ["."]\n[models]\nchar = "../../etc/char"\n', ("'models'", "../../etc/char")),
-    ('features = ["."]\n[models]\nchar = "sub/char"\n', ("'models'",)),
+    ('features = ["."]\n[models]\nchar = "a/b/char"\n', ("'models'", "a/b/char")),
     ('features = ["."]\n[map]\n"!" = 1\n' + PACK, ("'map'",)),
     ("features = ['.']\ndeep = " + "[" * 5000 + "]" * 5000 + "\n" + PACK, ("nested",)),
     ("features = ['.']\ndeep = " + "[" * 50 + "]" * 50 + "\n" + PACK, ("nested",)),

@@ -451,3 +451,23 @@ def test_names_of_the_proper_list_are_capitalized(models, tmp_path):
     after = Restorer(lang="en", engine="pipeline", spaces="keep", models_dir=str(root))(text)
     assert after.count("Kolpakova") == 2
     assert after.replace("Kolpakova", "kolpakova").lower() == before.replace("Kolpakova", "kolpakova").lower()
+
+
+def test_mixed_spellings_and_pairs_of_the_card(models, tmp_path):
+    """A form of the card's ``mixed`` map is spelled as the map does where the model says O or CAP, and the
+    second word of a ``proper_pairs`` entry is capitalized after the first, not elsewhere (issue 49)."""
+    model = Restorer(lang="en", engine="pipeline", spaces="keep", models_dir=str(models)).engine.model
+    c = np.zeros((3, 4), np.float32)
+    c[:, model.O], c[1, model.CAP], c[2, model.case_labels.index("UPP")] = 50.0, 60.0, 70.0
+    _, case = model.decode(np.zeros((3, 4), np.float32), c, spelled=np.array([True, True, True]))
+    assert [model.case_labels[k] for k in case] == ["MIX", "MIX", "UPP"]
+    root = tmp_path / "models"
+    shutil.copytree(models, root)
+    card = json.loads((root / "en" / "token.json").read_text())
+    (root / "en" / "token.json").write_text(json.dumps(
+        {**card, "mixed": {"youtube": "YouTube"}, "proper_pairs": ["macbook pro"]}))
+    text = "i watched youtube on a macbook pro and he is a pro"
+    before = Restorer(lang="en", engine="pipeline", spaces="keep", models_dir=str(models))(text)
+    after = Restorer(lang="en", engine="pipeline", spaces="keep", models_dir=str(root))(text)
+    assert "YouTube" in after and "Pro" in after and "a pro" in after.replace("A pro", "a pro")
+    assert after.lower() == before.lower()

@@ -138,3 +138,52 @@ def test_one_multilingual_model_reads_each_file_by_its_own_pack(tmp_path):
         train(multilingual_args(tmp_path / "bare", ["de", "ru"], [str(texts / "de.txt"), f"ru:{texts / 'ru.txt'}"]))
     with pytest.raises(TrainingError, match="same features"):  # es has ¿: another class space
         train(multilingual_args(tmp_path / "dees", ["de", "es"], [f"de:{texts / 'de.txt'}", f"es:{texts / 'es.txt'}"]))
+
+
+def test_a_multilingual_model_is_one_file_that_its_packs_name(tmp_path, monkeypatch):
+    """Exported for several packs, a model is one ONNX file with one card in its own folder (models/deru/); each pack
+    names it ``deru/char`` and reads the card with its own section (tuned decoding, dev scores) over the shared
+    fields; tuning one pack writes into that pack's section only; a pack it does not serve is a one-line error."""
+    pytest.importorskip("tf2onnx")
+    from charrestore import Restorer, base_text, load_pack
+    from charrestore.cards import ModelError, load_card
+    from charrestore.packs import load_pack as cached_pack
+    from charrestore.training import export_char
+    from charrestore.tuning.record import card_path, record_dev_metrics, update_card
+
+    texts = TEXT.parent
+    run = train(multilingual_args(tmp_path / "run", ["de", "ru"], [f"de:{texts / 'de.txt'}", f"ru:{texts / 'ru.txt'}"]))
+    data = tmp_path / "data"
+    export_char.export([run], ["de", "ru"], data / "models" / "deru", "char", 48, 16, 8, check_windows=4,
+                       quantize=False)
+    card = json.loads((data / "models" / "deru" / "char.json").read_text())
+    assert card["langs"] == ["de", "ru"] and card["packs"] == {"de": {}, "ru": {}} and "lang" not in card
+    path = card_path("de", "deru/char", data / "models")
+    assert path == data / "models" / "deru" / "char.json"
+    update_card(path, {"bias": {"SPACE": 0.5}}, "de")
+    record_dev_metrics(path, "de_dev", {"ALL": 0.9}, "de")
+    de, onnx_path = load_card("de", "deru/char", data / "models")
+    ru, _ = load_card("ru", "deru/char", data / "models")
+    assert onnx_path == data / "models" / "deru" / "char.onnx"
+    assert de["bias"] == {"SPACE": 0.5} and de["dev_metrics"] == {"de_dev": {"ALL": 0.9}} and "packs" not in de
+    assert ru["bias"] == {} and "dev_metrics" not in ru and de["vocab"] == ru["vocab"]
+    with pytest.raises(ModelError, match="a model of de, ru, not of 'es'"):
+        load_card("es", "deru/char", data / "models")
+
+    # both packs through the API, each naming the shared model, from a data folder of their own
+    for code in ("de", "ru"):
+        pack_dir = data / "languages" / code
+        pack_dir.mkdir(parents=True)
+        toml = (texts.parent.parent.parent / "languages" / code / "pack.toml").read_text(encoding="utf-8")
+        models = toml[toml.index("[models]"):]
+        (pack_dir / "pack.toml").write_text(toml.replace(models, '[models]\nchar = "deru/char"\n'), encoding="utf-8")
+    monkeypatch.setenv("CHARRESTORE_DATA", str(data))
+    cached_pack.cache_clear()
+    try:
+        for code in ("de", "ru"):
+            assert load_pack(code).models == {"char": "deru/char"} and load_pack(code).ready()
+            line = (texts / f"{code}.txt").read_text(encoding="utf-8").splitlines()[0]
+            out = Restorer(lang=code, engine="char")(line.lower())
+            assert base_text(out, load_pack(code)) == base_text(line.lower(), load_pack(code))
+    finally:
+        cached_pack.cache_clear()

@@ -148,11 +148,10 @@ class Engine(ABC):
     def apostrophes_name(self) -> str | None:
         """The pack's model of apostrophes inside words where the models folder has it (yours or a fixture's may
         not: then no apostrophe is restored)."""
-        from ..paths import models_dir
+        from ..cards import card_location
 
         name = self.pack.models.get("apostrophes") if self.options.apostrophes else None
-        folder = (self.models_dir or models_dir()) / self.pack.code
-        return name if name and (folder / f"{name}.json").is_file() else None
+        return name if name and card_location(self.pack.code, name, self.models_dir).is_file() else None
 
     def check_apostrophes(self) -> None:
         """Check that model's card and file (``ModelError``) without reading it: it loads on first use."""

@@ -92,14 +92,17 @@ class TokenModel:
         self._known_letter = re.compile(f"[{known}]" if known else "(?!)")
         self.session = runtime.session(Path(onnx_path), threads)
         self.batch_size = batch_size
-        self.lexicon: dict[str, str] = card.get("lexicon", {})
+        self.mixed: dict[str, str] = card.get("mixed", {})  # "youtube": "YouTube" (training/proper.py)
+        self.lexicon: dict[str, str] = {**card.get("lexicon", {}), **self.mixed}
         self.proper = frozenset(card.get("proper", ()))  # forms the training text capitalizes (training/proper.py)
+        self.pairs = frozenset(card.get("proper_pairs", ()))  # "macbook pro": the second capitalized after the first
         self.read_as: dict[str, str] = card.get("read_as", {})  # "dont": "don't", "u": "you" (build_read_as.py)
         self.punct_labels, self.case_labels = card["punct_labels"], card["case_labels"]
         by_label = {MARK_LABELS.get(m, m): m for m in pack.marks}
         self.marks = [by_label.get(lab) for lab in self.punct_labels]  # None for O
         self.sentence_ends = np.array([m in pack.sentence_marks for m in self.marks])
         self.O, self.CAP = self.case_labels.index("O"), self.case_labels.index("CAP")
+        self.MIX = self.case_labels.index("MIX") if "MIX" in self.case_labels else -1
         self.stats: Counter = Counter()
         self.edge = card.get("edge_id")  # None: a model trained without document edges
         pause = card.get("pause_bias")  # per pause bucket, punctuation offsets for words with times (validated)
@@ -182,7 +185,8 @@ class TokenModel:
         bias = None if times is None else self.pause_bias(forms, times)
         read = [self.read_as.get(f, f) for f in forms] if self.read_as else forms  # as its training text writes them
         return self.decode(*self.logits(read), bias_punct=bias, forced=forced, letter_first=letter_first, end=end,
-                           named=self.named(read), unread=self.unread(forms), abbreviation=keep_case)
+                           named=self.named(read), spelled=self.spelled(read), unread=self.unread(forms),
+                           abbreviation=keep_case)
 
     def unread(self, forms: list[str]) -> np.ndarray | None:
         """Which words have letters but none that the tokenizer knows (None: no such word), for ``decode``."""
@@ -191,23 +195,36 @@ class TokenModel:
         return np.fromiter((bool(self._other_letter.search(f)) and not self._known_letter.search(f) for f in forms),
                            bool, len(forms))
 
-    def named(self, forms: list[str], proper: frozenset | None = None) -> np.ndarray | None:
-        """Which words are in ``proper`` (default: the card's list; None when it is empty), for ``decode``."""
+    def named(self, forms: list[str], proper: frozenset | None = None,
+              pairs: frozenset | None = None) -> np.ndarray | None:
+        """Which words are in ``proper`` or follow their word of ``pairs`` (default: the card's lists; None when
+        both are empty), for ``decode``."""
         proper = self.proper if proper is None else proper
-        return np.fromiter((f in proper for f in forms), bool, len(forms)) if proper else None
+        pairs = self.pairs if pairs is None else pairs
+        if not proper and not pairs:
+            return None
+        after = [""] + forms[:-1]
+        return np.fromiter((f in proper or f"{a} {f}" in pairs for a, f in zip(after, forms)), bool, len(forms))
+
+    def spelled(self, forms: list[str], mixed: dict | None = None) -> np.ndarray | None:
+        """Which words have a mixed-case spelling in ``mixed`` (default: the card's; None when it is empty)."""
+        mixed = self.mixed if mixed is None else mixed
+        return np.fromiter((f in mixed for f in forms), bool, len(forms)) if mixed else None
 
     def decode(self, p: np.ndarray, c: np.ndarray, bias_punct: np.ndarray | None = None,
                bias_case: np.ndarray | None = None, punct: np.ndarray | None = None,
                forced: np.ndarray | None = None, letter_first: np.ndarray | None = None,
                end: bool = True, bias_end: np.ndarray | None = None,
                named: np.ndarray | None = None, unread: np.ndarray | None = None,
-               abbreviation: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+               abbreviation: np.ndarray | None = None,
+               spelled: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Label ids from merged logits: the offsets (the card's by default) added, then the rules. Tuning
         tries other offsets (``bias_end``: those of the last word); ``punct`` (gold marks, for an oracle) replaces
         the decoded marks; ``forced`` (-1: free) fixes the marks of some words, the input's own. ``letter_first``
         (default: all): the words whose first letter or digit is a letter; the sentence-start rule capitalizes
         only those ("3pm", not "3Pm"). ``named``: the words of the card's ``proper`` list, CAP where the model
-        says O. ``unread``: the words in a script the tokenizer cannot read (``TokenModel.unread``), O whatever the model says: they
+        says O. ``spelled``: the words of the card's ``mixed`` list, MIX (spelled as the list does) where the model
+        says O or CAP. ``unread``: the words in a script the tokenizer cannot read (``TokenModel.unread``), O whatever the model says: they
         keep the input's case, and only the sentence-start rule may capitalize them. ``abbreviation``: words that
         keep the input's case too ("e.g.", forced to end no sentence); where the model read one as a sentence end,
         its capital on the next word is that misreading's, and goes unless the word is ``named``."""
@@ -216,6 +233,8 @@ class TokenModel:
         case = (c + bias_case).argmax(-1)
         if named is not None:
             case[named & (case == self.O)] = self.CAP
+        if spelled is not None and self.MIX >= 0:
+            case[spelled & ((case == self.O) | (case == self.CAP))] = self.MIX
         if unread is not None:
             case[unread] = self.O
         if abbreviation is not None:

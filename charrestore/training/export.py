@@ -49,7 +49,11 @@ def add_arguments(p, kind: str, shared: str, unit: str, window: int, overlap: in
     p.add_argument("--average", choices=("outputs", "weights"), default="outputs",
                    help="several runs: the mean of their log-softmax outputs (an ensemble) or of their weights "
                         "(one model; runs that continued one another)")
-    p.add_argument("--lang", required=True)
+    if kind == "char":
+        p.add_argument("--lang", required=True, nargs="+", help="the pack, or the packs of a multilingual run (one "
+                       "model that they share: --out models/<folder>, and each pack names <folder>/<name>)")
+    else:
+        p.add_argument("--lang", required=True)
     p.add_argument("--out", required=True, help="models/<lang>")
     p.add_argument("--name", default=kind)
     p.add_argument("--window", type=int, default=window, help=f"{unit} per window at run time")

@@ -17,11 +17,17 @@ from . import export as flow
 from .train_char import DATA_FILES, dev_windows
 
 
-def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, overlap: int, cut: int,
+def export(runs: list[Path], lang: str | list[str], out_dir: Path, name: str, window: int, overlap: int, cut: int,
            check_windows: int = 500, quantize: bool = True, average: str = "outputs") -> Path:
+    """Write ``<out_dir>/<name>.onnx`` and its card; several packs (``lang`` a list of more than one, with the same
+    features): one model that they share, whose card holds a section per pack (``cards.load_card``)."""
+    langs = [lang] if isinstance(lang, str) else list(lang)
     state, meta, members, model = flow.load_runs(runs, "char", DATA_FILES, {
         "vocabulary": lambda r: json.loads((r / "data" / "meta.json").read_text())["vocab"]}, average)
-    pack = load_pack(lang)
+    packs = [load_pack(code) for code in langs]
+    pack = packs[0]
+    if any(p.features != pack.features for p in packs):
+        raise SystemExit(f"packs {', '.join(langs)} do not share their features: one model cannot serve them")
     data = runs[0] / "data"
     dev_x, _ = dev_windows(np.load(data / "dev_ids.npy"), np.load(data / "dev_cls.npy"), state["hyper"]["window"],
                            check_windows)
@@ -30,7 +36,7 @@ def export(runs: list[Path], lang: str, out_dir: Path, name: str, window: int, o
     card = {
         "file": onnx_path.name,
         "kind": "char_e2e",
-        "lang": pack.code,
+        **({"lang": pack.code} if len(packs) == 1 else {"langs": langs, "packs": {code: {} for code in langs}}),
         "features": list(pack.features),
         "classes": [pack.class_name(c) for c in range(pack.n_classes)],
         "input": "ids = 3 * vocab_id + space_state (0 unknown, 1 no space, 2 space); vocab 0=<pad>, 1=<unk>",

@@ -168,6 +168,6 @@ def run(args, command: str) -> dict:
     tuned["tuning"] = {"dev": [Path(d).name for d in args.dev], "holdout": str(args.holdout), **tuned["tuning"],
                        "command": command}
     if args.write_card:
-        update_card(card_path(args.lang, pack.models["char"], models), tuned)
+        update_card(card_path(args.lang, pack.models["char"], models), tuned, args.lang)
     print(json.dumps({k: v for k, v in tuned.items() if k != "tuning"}, ensure_ascii=False))
     return tuned

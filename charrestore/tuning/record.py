@@ -9,28 +9,31 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..cards import load_card, write_card
-from ..paths import models_dir
+from ..cards import card_location, read_card, write_card
 
 
 def card_path(lang: str, name: str, root: Path | str | None = None) -> Path:
-    """``<root>/<lang>/<name>.json`` (default root: the shipped models)."""
-    return Path(root or models_dir()) / lang / f"{name}.json"
+    """``<root>/<lang>/<name>.json`` (default root: the shipped models), or a shared model's card."""
+    return card_location(lang, name, Path(root) if root else None)
 
 
-def _read(path: Path) -> dict:
-    card, _ = load_card(path.parent.name, path.stem, path.parent.parent)
-    return card
-
-
-def update_card(path: Path, changes: dict) -> dict:
-    """Set top-level keys of the card at ``path``; returns the new card."""
-    card = {**_read(Path(path)), **changes}
+def update_card(path: Path, changes: dict, lang: str | None = None) -> dict:
+    """Set top-level keys of the card at ``path`` (of a shared model's card: of pack ``lang``'s section); returns
+    the card as that pack reads it."""
+    card, _ = read_card(Path(path))
+    if "packs" in card:
+        if lang not in card["packs"]:
+            raise ValueError(f"{path}: a shared model; name one of its packs ({', '.join(card['packs'])})")
+        card["packs"][lang] = {**card["packs"][lang], **changes}
+        write_card(Path(path), card)
+        return {**{k: v for k, v in card.items() if k != "packs"}, **card["packs"][lang]}
+    card = {**card, **changes}
     write_card(Path(path), card)
     return card
 
 
-def record_dev_metrics(path: Path, key: str, metrics) -> dict:
+def record_dev_metrics(path: Path, key: str, metrics, lang: str | None = None) -> dict:
     """Record ``metrics`` as the card's ``dev_metrics[key]`` (the other keys stay)."""
-    card = _read(Path(path))
-    return update_card(path, {"dev_metrics": {**card.get("dev_metrics", {}), key: metrics}})
+    card, _ = read_card(Path(path))
+    section = card["packs"].get(lang, {}) if "packs" in card else card
+    return update_card(path, {"dev_metrics": {**section.get("dev_metrics", {}), key: metrics}}, lang)

@@ -21,6 +21,15 @@ import { baseSpans, protect } from "./spans.js";
 export const SPACES_MODES = ["auto", "keep", "restore"];
 export const APOSTROPHES_MODES = ["restore", "keep"];
 
+/** A shared model's card as pack ``lang`` reads it: its section of ``packs`` over the shared fields
+ * (charrestore/cards.py). */
+function packSection(card, lang, url) {
+  if (!card.packs) return card;
+  if (!(lang in card.packs)) throw new Error(`${url}: a model of ${Object.keys(card.packs).join(", ")}, not of ${lang}`);
+  const { packs, ...shared } = card;
+  return { ...shared, ...packs[lang] };
+}
+
 /** The bytes at ``url``, refused if they do not match the ``sha256`` their card gives. */
 async function checked(url, sha256) {
   const bytes = await fetchBytes(url);
@@ -46,15 +55,18 @@ export class Restorer {
     packUrl = new URL(packUrl ?? `languages/${lang}/pack.toml`, base);
     const pack = LanguagePack.fromToml(await fetchText(packUrl));
     if (!pack.models.char) throw new Error(`pack ${pack.code} names no char model`);
-    modelUrl = new URL(modelUrl ?? `models/${lang}/${pack.models.char}.onnx`, base);
+    const named = (name) => `models/${name.includes("/") ? name : `${lang}/${name}`}`; // "deru/char": shared
+    modelUrl = new URL(modelUrl ?? `${named(pack.models.char)}.onnx`, base);
     cardUrl = new URL(cardUrl ?? modelUrl.href.replace(/\.onnx$/, ".json"), base);
-    const card = JSON.parse(await fetchText(cardUrl));
+    const card = packSection(JSON.parse(await fetchText(cardUrl)), lang, cardUrl);
     if (card.kind !== "char_e2e") throw new Error(`${cardUrl}: not a char model card`);
+    // the pack's other models: beside its own char model, or in models/<lang>/ when the char model is shared
+    const beside = pack.models.char.includes("/") ? new URL(`models/${lang}/`, base) : modelUrl;
     const bytes = await checked(modelUrl, card.sha256);
     const model = await CharModel.fromBytes(bytes, pack.nClasses);
     let nb = null; // the NB segmenter: spaces of unspaced input (the card's nb_spaces) and hashtag words
     if (pack.models.nb) {
-      const nbCardUrl = new URL(`${pack.models.nb}.json`, modelUrl);
+      const nbCardUrl = new URL(`${pack.models.nb}.json`, beside);
       nb = once(async () => {
         const nbCard = JSON.parse(await fetchText(nbCardUrl));
         return Segmenter.fromBytes(await checked(new URL(nbCard.file, nbCardUrl), nbCard.sha256), nbCard);
@@ -64,7 +76,7 @@ export class Restorer {
     const restorer = new Restorer(pack, new CharEngine(pack, card, model, prose), bytes.length);
     restorer.hashtagSegmenter = nb;
     if (pack.models.apostrophes) { // apostrophes inside words (charrestore/apostrophes.py), loaded on first use
-      const aCardUrl = new URL(`${pack.models.apostrophes}.json`, modelUrl);
+      const aCardUrl = new URL(`${pack.models.apostrophes}.json`, beside);
       restorer.apostrophes = once(async () => {
         const aCard = JSON.parse(await fetchText(aCardUrl));
         return Apostrophes.fromBytes(await checked(new URL(aCard.file, aCardUrl), aCard.sha256), aCard);
