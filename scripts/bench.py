@@ -6,12 +6,13 @@
 - cold start of ``charrestore fix "…"`` as a whole process;
 - peak RSS (VmHWM) of a fresh process that restores the 1 MB document;
 - model file size;
-- for en, spaces alone on an unspaced document: the NB segmenter beside wordsegment (``--peer-size`` characters).
+- for en, spaces alone on an unspaced document: the NB segmenter beside wordsegment (``--peer-size`` characters);
+  for ko, spacing alone: kiwipiepy's ``space()`` on the same unspaced document.
 
 ``charrestore bench`` is the quick version (Table 5 or the user's text, same median timer).
 Engines run interleaved in one process, so rows compare with each other on the same (possibly busy) machine.
-The long documents are dev text when ../shared is there (en: TED dev; ja: JaQuAD dev; gu: held-out articles),
-else the fixture texts.
+The long documents are dev text when ../shared is there (en: TED dev; ja: JaQuAD dev; gu: held-out articles; ko:
+Korean Wikipedia dev; de, ru: their dev files), else the fixture texts.
 
     python scripts/bench.py [--lang en] [--engines char pipeline] [--out reports/bench_en.md]
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 import platform
 import subprocess
 import sys
@@ -30,7 +32,8 @@ from charrestore.bench import TABLE5, median_time
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT.parent / "shared" / "corpora"
 DEV_TEXT = {"en": (CORPORA / "en" / "ted_dev.tsv", 0), "ja": (CORPORA / "ja" / "jaquad_wiki_paragraphs_dev.tsv", 0),
-            "gu": (CORPORA / "gu" / "gu_wiki_train.tsv", 50)}
+            "gu": (CORPORA / "gu" / "gu_wiki_train.tsv", 50), "ko": (CORPORA / "ko" / "kowiki_dev.tsv.xz", 0),
+            "de": (CORPORA / "de" / "de_bundestag_dev.tsv.xz", 0), "ru": (CORPORA / "ru" / "ruslit_prose_dev.tsv.xz", 0)}
 _PEAK_RSS = "next(int(l.split()[1]) / 1024 for l in open('/proc/self/status') if l.startswith('VmHWM'))"
 
 
@@ -42,7 +45,8 @@ def long_document(lang: str, size: int, spaced: bool) -> str:
     pack = load_pack(lang)
     path, holdout = DEV_TEXT.get(lang, (None, 0))
     if path and path.is_file():
-        lines = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
+        with (lzma.open(path, "rt", encoding="utf-8") if path.suffix == ".xz" else open(path, encoding="utf-8")) as fh:
+            lines = [line.rstrip("\n").split("\t") for line in fh]
         text = " ".join(c[-1] for c in lines if not holdout or (c[0].isdigit() and int(c[0]) % holdout == 0))
     else:
         text = (ROOT / "tests" / "fixtures" / "text" / f"{lang}.txt").read_text(encoding="utf-8")
@@ -82,8 +86,10 @@ def bench_engine(lang: str, engine: str, runs: int, size: int) -> dict:
         row["nb_spaces"] = bool(r.engine.segmenter)
     row["cold_start_s"] = cold_start(lang, engine, runs + 4)
     row["peak_rss_mb_1mb_doc"] = peak_rss_mb(lang, engine, unspaced + "\n")
-    card = r.engine.card
-    row["model_mb"] = (ROOT / "models" / lang / card["file"]).stat().st_size / 1e6
+    from charrestore.cards import card_location
+
+    kind = "char" if engine == "char" else "token"
+    row["model_mb"] = (card_location(lang, r.pack.models[kind]).parent / r.engine.card["file"]).stat().st_size / 1e6
     return row
 
 
@@ -104,6 +110,17 @@ def bench_segmenters(runs: int, size: int) -> list[dict]:
     return rows
 
 
+def bench_kiwi(runs: int, size: int) -> list[dict]:
+    """Spacing alone on the unspaced Korean document (``size`` characters): kiwipiepy's ``space()``, the peer
+    issue 47 names."""
+    import kiwipiepy
+
+    doc, kiwi = long_document("ko", size, False), kiwipiepy.Kiwi()  # one string: one thread
+    kiwi.space(doc[:2000])  # warm-up
+    return [{"engine": f"kiwipiepy {kiwipiepy.__version__} space() (spaces only)", "lang": "ko",
+             "unspaced_chars_per_s_1t": len(doc) / median_time(lambda: kiwi.space(doc), runs)}]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--lang", default="en")
@@ -118,6 +135,8 @@ def main():
     rows = [bench_engine(args.lang, e, args.runs, args.size) for e in args.engines]
     if args.lang == "en":
         rows += bench_segmenters(args.runs, args.peer_size)
+    if args.lang == "ko":
+        rows += bench_kiwi(args.runs, args.peer_size)
     cols = list(dict.fromkeys(k for row in rows for k in row))
     lines = [f"Machine: {platform.machine()}, {platform.python_version()}; medians of {args.runs} runs "
              f"(Table-5 latency: {args.runs * 10}); `python {' '.join(sys.argv)}`", "",

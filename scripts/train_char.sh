@@ -7,8 +7,8 @@
 #   MEMBER=b bash scripts/train_char.sh gu 68 1   # a further ensemble member (runs/char-gu-b, its own seed)
 #   MEMBER=student TEACHER=models/gu/char.onnx HARD=0.5 bash scripts/train_char.sh gu 90 1
 #       # a distilled student (runs/char-gu-student): targets HARD * gold + (1 - HARD) * the teacher's probabilities
-#   bash scripts/train_char.sh deru 60 1   # a multilingual recipe: one model for several packs (de and ru), exported,
-#       tuned and evaluated per pack into runs/char-deru/models (not shipped)
+#   bash scripts/train_char.sh deru 60 1   # a multilingual recipe: one model that several packs share (de and ru
+#       name deru/char), exported once into models/deru, tuned and evaluated per pack (the card's section of each)
 #   FROM=STATE warm-starts a run (or MEMBER) that has no state yet from another state's weights and vocabulary
 # Each stage resumes from training_state/<lang>-char[-<member>]/ (committed, weights-only: the last epoch's
 # weights, RNG, vocabulary; Adam restarts at the saved learning rate, see models/README.md) and leaves the new
@@ -74,7 +74,8 @@ case $lang in
       evals=("law_dev --dev ${dev[0]}" "wiki_dev --dev ${dev[1]}" "dialogue_dev --dev ${dev[2]}") ;;
   th) corpus=("$C/th/thaigov_train.tsv.xz"); dev=$C/th/thaigov_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("thaigov_dev --dev $dev") ;;
-  # the pilot's multilingual arm: one model (one vocabulary) for de and ru, the two training files at equal weight
+  # the pilot's multilingual arm: one model (one vocabulary) for de and ru, the two training files at equal weight,
+  # shipped as models/deru/char (issue 46's pilot: docs/results.md)
   deru) langs=(de ru); multi=1
       corpus=("de:$C/de/de_bundestag_train.tsv.xz" "ru:$C/ru/ruslit_prose_train.tsv.xz")
       data=(--dev "de:${devof[de]}" "ru:${devof[ru]}"); opts=(--min-count 3 --conv 160 --lstm 192) ;;
@@ -103,14 +104,12 @@ if [ "$minutes" != 0 ]; then
     "${teach[@]}" --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" \
     --state-weights-only "${resume[@]}"
 fi
-if [ -n "$multi" ]; then  # not shipped: exported once per pack, tuned and scored on that pack's dev file
-  root=$run/models; where=(--models-dir "$root"); scratch=(--out "$run/eval" --reports "$run/reports")
+if [ -n "$multi" ]; then  # one model that the packs share (each names $lang/char): tuned and scored per pack
+  charrestore export char --run "$run" --lang "${langs[@]}" --out "models/$lang"
+  python scripts/dequantize_models.py "models/$lang/char.onnx"
   for l in "${langs[@]}"; do
-    mkdir -p "$root/$l"; ln -sf "$PWD"/models/"$l"/nb.* "$root/$l/"
-    charrestore export char --run "$run" --lang "$l" --out "$root/$l"
-    python scripts/dequantize_models.py "$root/$l/char.onnx"
-    charrestore tune char --lang "$l" --dev "${devof[$l]}" "${where[@]}" --write-card
-    python scripts/eval_char.py --lang "$l" --set "${l}_dev" --dev "${devof[$l]}" "${where[@]}" "${scratch[@]}" --card
+    charrestore tune char --lang "$l" --dev "${devof[$l]}" --write-card
+    python scripts/eval_char.py --lang "$l" --set "${l}_dev" --dev "${devof[$l]}" --card
   done
   exit 0
 fi

@@ -142,11 +142,11 @@ def test_detect_command_json_gives_the_top_three(capsysbinary):
 
 
 def test_detect_command_answers_among_the_installed_packs_by_default(capsysbinary):
-    """German has a pack but no model yet: a German line goes to an installed pack, never to de."""
+    """French has a pack but no model yet: a French line goes to an installed pack, never to fr."""
     from charrestore.auto import installed
 
-    assert "de" not in installed()
-    assert cli(["detect", "wieistdaswetterheute"]) == 0
+    assert "fr" not in installed()
+    assert cli(["detect", "quelleheureestilmaintenant"]) == 0
     assert capsysbinary.readouterr().out.decode().strip() in installed()
 
 

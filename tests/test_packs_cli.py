@@ -20,13 +20,17 @@ FIXTURES = ROOT / "tests" / "fixtures"
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory) -> dict:
-    """A CHARRESTORE_DATA folder: the shipped packs, and each pack's fixture char model as its only model."""
+    """A CHARRESTORE_DATA folder: the shipped packs, and each pack's fixture char model as its only model (in the
+    pack's own folder, or in the folder of a model that several packs share: deru/char)."""
     root = tmp_path_factory.mktemp("data")
     (root / "languages").symlink_to(ROOT / "languages")
     for code in available_packs():
-        (root / "models" / code).mkdir(parents=True)
+        folder = load_pack(code).models["char"].rpartition("/")[0] or code
+        if (root / "models" / folder).is_dir():
+            continue
+        (root / "models" / folder).mkdir(parents=True)
         for name in ("char.json", "char.onnx"):
-            (root / "models" / code / name).symlink_to(FIXTURES / "models" / code / name)
+            (root / "models" / folder / name).symlink_to(FIXTURES / "models" / folder / name)
     return {**os.environ, "CHARRESTORE_DATA": str(root)}
 
 
