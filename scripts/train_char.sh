@@ -7,8 +7,9 @@
 #   MEMBER=b bash scripts/train_char.sh gu 68 1   # a further ensemble member (runs/char-gu-b, its own seed)
 #   MEMBER=student TEACHER=models/gu/char.onnx HARD=0.5 bash scripts/train_char.sh gu 90 1
 #       # a distilled student (runs/char-gu-student): targets HARD * gold + (1 - HARD) * the teacher's probabilities
-#   bash scripts/train_char.sh deru 60 1   # a multilingual recipe: one model that several packs share (de and ru
-#       name deru/char), exported once into models/deru, tuned and evaluated per pack (the card's section of each)
+#   bash scripts/train_char.sh deru 60 1   # a multilingual recipe: one model that several packs share, exported
+#       once into runs/char-deru/data-root/models/deru (not shipped; there the packs name deru/char), tuned and
+#       evaluated per pack (the card's section of each)
 #   FROM=STATE warm-starts a run (or MEMBER) that has no state yet from another state's weights and vocabulary
 # Each stage resumes from training_state/<lang>-char[-<member>]/ (committed, weights-only: the last epoch's
 # weights, RNG, vocabulary; Adam restarts at the saved learning rate, see models/README.md) and leaves the new
@@ -74,8 +75,8 @@ case $lang in
       evals=("law_dev --dev ${dev[0]}" "wiki_dev --dev ${dev[1]}" "dialogue_dev --dev ${dev[2]}") ;;
   th) corpus=("$C/th/thaigov_train.tsv.xz"); dev=$C/th/thaigov_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("thaigov_dev --dev $dev") ;;
-  # the pilot's multilingual arm: one model (one vocabulary) for de and ru, the two training files at equal weight,
-  # shipped as models/deru/char (issue 46's pilot: docs/results.md)
+  # the pilot's multilingual arm: one model (one vocabulary) for de and ru, the two training files at equal weight
+  # (issue 46's pilot: docs/results.md)
   deru) langs=(de ru); multi=1
       corpus=("de:$C/de/de_bundestag_train.tsv.xz" "ru:$C/ru/ruslit_prose_train.tsv.xz")
       data=(--dev "de:${devof[de]}" "ru:${devof[ru]}"); opts=(--min-count 3 --conv 160 --lstm 192) ;;
@@ -104,12 +105,18 @@ if [ "$minutes" != 0 ]; then
     "${teach[@]}" --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" \
     --state-weights-only "${resume[@]}"
 fi
-if [ -n "$multi" ]; then  # one model that the packs share (each names $lang/char): tuned and scored per pack
-  charrestore export char --run "$run" --lang "${langs[@]}" --out "models/$lang"
-  python scripts/dequantize_models.py "models/$lang/char.onnx"
+if [ -n "$multi" ]; then  # not shipped: one model that the packs share, in a data folder of its own (runs/char-
+  # <recipe>/data-root: the packs copied to name <recipe>/char, their NB counts linked), tuned and scored per pack
+  root=$run/data-root; export CHARRESTORE_DATA=$PWD/$root; scratch=(--out "$run/eval" --reports "$run/reports")
+  for l in "${langs[@]}"; do
+    mkdir -p "$root/languages/$l" "$root/models/$l"; ln -sf "$PWD"/models/"$l"/nb.* "$root/models/$l/"
+    sed "s|^char = .*|char = \"$lang/char\"|" "languages/$l/pack.toml" > "$root/languages/$l/pack.toml"
+  done
+  charrestore export char --run "$run" --lang "${langs[@]}" --out "$root/models/$lang"
+  python scripts/dequantize_models.py "$root/models/$lang/char.onnx"
   for l in "${langs[@]}"; do
     charrestore tune char --lang "$l" --dev "${devof[$l]}" --write-card
-    python scripts/eval_char.py --lang "$l" --set "${l}_dev" --dev "${devof[$l]}" --card
+    python scripts/eval_char.py --lang "$l" --set "${l}_dev" --dev "${devof[$l]}" "${scratch[@]}" --card
   done
   exit 0
 fi

@@ -38,6 +38,12 @@ LICENSES = {
     "scotus_": "CC BY-NC 4.0 (Oyez)",
     "earnings_": "CC BY-SA 4.0 (Rev)",
     "ami_": "CC BY 4.0 (AMI)",
+    "de_bundestag": "official documents of the Deutscher Bundestag (open data, § 5 UrhG); \"Deutscher Bundestag, "
+                    "Plenarprotokolle\"",
+    "ruslit_": "public domain",
+    "kowiki": "CC BY-SA 3.0/4.0 (Korean Wikipedia)",
+    "boddari": "CC BY 2.5 / CC BY / CC BY 2.0 KR / public domain / CC BY 4.0, by document (Korean Wikinews and others)",
+    "petitions": "KOGL Type 1 (Korean government open licence)",
 }
 QUANTIZED_OPS = ["LSTM", "MatMul", "Gather"]
 
