@@ -47,11 +47,16 @@ def load_card(lang: str, name: str, root: Path | None = None, kind: str | None =
         raise ModelError(f"no model {name!r} for language {lang!r}: {card_path} not found")
     card, artifact = read_card(card_path, kind)
     if "packs" in card:
-        if lang not in card["packs"]:
-            raise ModelError(f"{card_path}: a model of {', '.join(card['packs'])}, not of {lang!r}")
-        card = {**{k: v for k, v in card.items() if k != "packs"}, **card["packs"][lang]}
+        card = pack_view(card, lang, card_path)
         _loaded[artifact.resolve()] = card, card_path
     return card, artifact
+
+
+def pack_view(card: dict, lang: str, card_path: Path) -> dict:
+    """A shared model's card as pack ``lang`` reads it: its section of ``packs`` over the shared fields."""
+    if lang not in card["packs"]:
+        raise ModelError(f"{card_path}: a model of {', '.join(card['packs'])}, not of {lang!r}")
+    return {**{k: v for k, v in card.items() if k != "packs"}, **card["packs"][lang]}
 
 
 def read_card(card_path: Path, kind: str | None = None) -> tuple[dict, Path]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..cards import card_location, read_card, write_card
+from ..cards import card_location, pack_view, read_card, write_card
 
 
 def card_path(lang: str, name: str, root: Path | str | None = None) -> Path:
@@ -22,11 +22,10 @@ def update_card(path: Path, changes: dict, lang: str | None = None) -> dict:
     the card as that pack reads it."""
     card, _ = read_card(Path(path))
     if "packs" in card:
-        if lang not in card["packs"]:
-            raise ValueError(f"{path}: a shared model; name one of its packs ({', '.join(card['packs'])})")
+        pack_view(card, lang, path)  # a pack it serves
         card["packs"][lang] = {**card["packs"][lang], **changes}
         write_card(Path(path), card)
-        return {**{k: v for k, v in card.items() if k != "packs"}, **card["packs"][lang]}
+        return pack_view(card, lang, path)
     card = {**card, **changes}
     write_card(Path(path), card)
     return card
