@@ -9,6 +9,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .cards import card_location
 from .engines import REGISTRY
 from .paths import languages_dir, models_dir
 from .validate import SchemaError, check_pack
@@ -84,7 +85,7 @@ class LanguagePack:
         names (``deru/char``) whose card is there."""
         folder = models_dir() / self.code
         own = [p.stem for p in folder.glob("*.json")] if folder.is_dir() else []
-        shared = [n for n in self.models.values() if "/" in n and (models_dir() / f"{n}.json").is_file()]
+        shared = [n for n in self.models.values() if "/" in n and card_location(self.code, n).is_file()]
         return sorted(own + shared)
 
 

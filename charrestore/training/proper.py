@@ -31,7 +31,7 @@ import numpy as np
 
 from ..labels import CASING_LABELS
 
-O, CAP, MIX = (CASING_LABELS.index(c) for c in ("O", "CAP", "MIX"))
+CAP, MIX = CASING_LABELS.index("CAP"), CASING_LABELS.index("MIX")
 
 
 class ProperCounts:
