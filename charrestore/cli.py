@@ -60,7 +60,8 @@ def add_fix(sub) -> None:
                    help="char E2E model, NB + token model (pipeline), or auto: the language pack's choice, the "
                         "engine that scored better on its dev sets (default; see 'charrestore packs')")
     p.add_argument("--spaces", choices=("auto", "keep", "restore"), default="auto",
-                   help="keep the input's spaces, restore all spaces, or auto: keep if the input has any (default)")
+                   help="keep the input's spaces, restore all spaces (the input's count as evidence where the model "
+                        "decides spaces: spacing correction), or auto: keep if the input has any (default)")
     p.add_argument("--segmenter", choices=("auto", "nb", "none", "char"), default="auto",
                    help="unspaced input: spaces from the NB segmenter (nb), the char engine's own (none), or the "
                         "char model's under the pipeline's marks and case (char); auto: as tuned on dev (the cards)")

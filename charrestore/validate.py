@@ -135,7 +135,8 @@ def is_mark(feature: str) -> bool:
 WINDOWED = {"window": "int", "overlap": "int", "cut": "int"}
 CARD_FIELDS = {
     "char_e2e": ({"features": "list", "vocab": "list", **WINDOWED},
-                 {"bias": "numbers", "capital_after_mark_penalty": "number?", "nb_spaces": "bool", "packs": "table"}),
+                 {"bias": "numbers", "capital_after_mark_penalty": "number?", "nb_spaces": "bool",
+                  "given_space": "number", "given_join": "number", "packs": "table"}),
     "token_cnn_bilstm": ({"features": "list", "punct_labels": "list", "case_labels": "list", "tokenizer": "table",
                           **WINDOWED},
                          {"bias": "numbers", "case_bias": "numbers", "end_bias": "numbers", "lexicon": "map",

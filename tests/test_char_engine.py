@@ -261,3 +261,35 @@ def test_a_listed_abbreviation_keeps_the_input_case(restorers):
                 starts = i == 0 or words[i - 1][-1] in ".?"
                 assert word in ((word.lower(), word[0].upper() + word[1:].lower()) if starts else (word.lower(),)), out
 
+
+
+def boundaries(text: str) -> set[int]:
+    """Positions of word boundaries among the letters of ``text`` (its marks and case aside)."""
+    out, at = set(), 0
+    for w in text.split()[:-1]:
+        at += sum(c.isalpha() for c in w)
+        out.add(at)
+    return out
+
+
+def test_restored_spaces_favour_the_input_spaces_by_the_card_bonus():
+    """Spacing correction: where spaces are restored, a space of the input adds the card's ``given_space`` to the
+    classes with a space and a join takes ``given_join`` off them; 0 ignores the input's spaces, and unspaced input
+    never changes."""
+    from charrestore.engines.base import EngineOptions
+    from charrestore.engines.char_e2e import CharEngine
+
+    engine = CharEngine.load(load_pack("en"), FIXTURE_MODELS, EngineOptions(segmenter="none"))
+    text = "the cat sat on a mat and then it ran off to see the dog"
+    unspaced = text.replace(" ", "")
+    plain = engine.configured(given_space=0.0).restore([unspaced], "restore")[0]
+    assert engine.configured(given_space=0.0).restore([text], "restore")[0] == plain
+    strong = engine.configured(given_space=50.0)
+    assert strong.restore([unspaced], "restore")[0] == plain
+    out = strong.restore([text], "restore")[0]
+    assert boundaries(text) <= boundaries(out) and boundaries(out) != boundaries(plain)
+    weak = engine.configured(given_space=-50.0).restore([text], "restore")[0]  # a bonus, not a constraint
+    assert not boundaries(text) & boundaries(weak)
+    both = engine.configured(given_space=50.0, given_join=50.0)
+    assert boundaries(both.restore([text], "restore")[0]) == boundaries(text)
+    assert both.restore([unspaced], "restore")[0] == plain  # no space given: no join either

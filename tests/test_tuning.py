@@ -227,3 +227,32 @@ def test_tuning_imports_no_training_stack():
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "[]"
+
+
+def test_given_space_bonus_is_tuned_on_damaged_spaces(data_root):
+    """Spacing correction: the barely trained model's own spaces are poor, so dev text whose spaces were damaged
+    (half dropped, a few wrong ones added) restores better when the input's spaces count (``given_space``)
+    and its joins (``given_join``)."""
+    import math
+
+    import numpy as np
+
+    from charrestore.engines.char_input import GIVEN_JOIN, GIVEN_SPACE
+    from charrestore.tuning.char import damaged_spaces, merged_logits, tune_given_spaces
+    from charrestore.tuning.dev import unspaced_docs
+
+    engine = CharEngine.load(EN, data_root / "models", EngineOptions(segmenter="none"))
+    refs = [" ".join(WORDS[p:] + WORDS[:p]) + "." for p in range(6)]
+    ref_cls, encoded = unspaced_docs(refs, EN, engine)
+    docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
+    chosen, trials = tune_given_spaces(engine, docs, ref_cls, merged_logits(engine, docs), {}, math.inf,
+                                       [0.0, 8.0], [0.0, 8.0], (0.5, 0.05))
+    space = {(t["given_space"], t["given_join"]): t["SPACE"] for t in trials}
+    assert len(space) == 4 and space[chosen["given_space"], chosen["given_join"]] == max(space.values())
+    assert chosen["given_space"] == 8.0 and space[8.0, 0.0] > space[0.0, 0.0]
+    space = EN.bit("SPACE")
+    ref = np.tile(np.array([0, 0, space], np.int32), 20_000)  # a space after every third grapheme
+    states = np.concatenate(damaged_spaces([ref], space, 0.5, 0.05, seed=3))
+    given, true = states == GIVEN_SPACE, (ref & space) != 0
+    assert set(np.unique(states)) == {GIVEN_SPACE, GIVEN_JOIN}
+    assert abs(given[true].mean() - 0.5) < 0.02 and abs(given[~true].mean() - 0.05) < 0.01

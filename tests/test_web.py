@@ -94,7 +94,7 @@ def unformatted(reference, pack, spaced):
 def forms(lang):
     """(name, [(text, spaces)]) per input form of ``lang``: the golden char inputs (for en de-spaced and spaced
     "keep"; for ja and gu each with its golden spaces mode) and the fixture prose (tests/fixtures/text) unformatted,
-    de-spaced and spaced."""
+    de-spaced and spaced, and (but for en) with every other space dropped and "restore" (spacing correction)."""
     pack = load_pack(lang)
     cases = [c for c in CASES if c["lang"] == lang and c["engine"] == "char" and c.get("segmenter", "auto") == "auto"]
     prose = [line for name in FIXTURES[lang] for line in (TEXT / name).read_text(encoding="utf-8").splitlines()
@@ -102,7 +102,9 @@ def forms(lang):
     despaced = [(unformatted(line, pack, False), "auto") for line in prose]
     spaced = [(unformatted(line, pack, True), "keep") for line in prose] if pack.has_space else []
     if lang != "en":
-        return [("golden", [(c["input"], c["spaces"]) for c in cases]), ("prose", despaced + spaced)]
+        damaged = [("".join(w + (" " if k % 2 else "") for k, w in enumerate(text.split())).strip(), "restore")
+                   for text, _ in spaced]
+        return [("golden", [(c["input"], c["spaces"]) for c in cases]), ("prose", despaced + spaced + damaged)]
     inputs = sorted({c["input"] for c in cases})
     return [("despaced", sorted({(re.sub(r"\s+", "", t), "auto") for t in inputs}) + despaced),
             ("keep", [(t, "keep") for t in inputs if re.search(r"\s", t.strip())] + spaced)]

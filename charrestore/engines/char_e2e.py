@@ -19,7 +19,7 @@ from ..clusters import upper_of
 from ..codec import spans_with
 from ..packs import CAPS, SPACE, LanguagePack
 from .base import Engine, EngineOptions
-from .char_input import HAS_SPACE, N_STATES, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
+from .char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
 from .char_symbols import Unread
 from .symbols import Symbols
 
@@ -32,12 +32,15 @@ class CharSettings:
     cut: int
     bias: dict[str, float] = field(default_factory=dict)  # per-feature logit offsets
     capital_after_mark_penalty: float = math.inf  # inf: every "mark, Capital" pair is kept
+    given_space: float = 0.0  # restored spaces in spaced input: logit bonus of a space where the input has one
+    given_join: float = 0.0  # ... and the cost of a space where it has none (both 0: the input's spaces ignored)
 
     @classmethod
     def from_card(cls, card: dict) -> "CharSettings":
         penalty = card.get("capital_after_mark_penalty")
         return cls(card["window"], card["overlap"], card["cut"], dict(card.get("bias", {})),
-                   math.inf if penalty is None else float(penalty))
+                   math.inf if penalty is None else float(penalty), float(card.get("given_space", 0.0)),
+                   float(card.get("given_join", 0.0)))
 
 
 def class_bias(pack: LanguagePack, bias: dict[str, float]) -> np.ndarray:
@@ -62,14 +65,18 @@ def inside_digits(base: list[str]) -> np.ndarray:
     return np.concatenate([digit[:-1] & digit[1:], [False]]) if len(base) else digit
 
 
-def state_masks(pack: LanguagePack) -> np.ndarray:
-    """[state, class] additive masks: given spaces allow only classes whose SPACE bit agrees."""
-    masks = np.zeros((N_STATES, pack.n_classes), np.float32)
+def state_masks(pack: LanguagePack, given_space: float = 0.0, given_join: float = 0.0) -> np.ndarray:
+    """[state, class] additive masks: kept spaces allow only classes whose SPACE bit agrees; where spaces are
+    restored in spaced input, the classes with a space gain ``given_space`` at a space of the input (GIVEN_SPACE)
+    and lose ``given_join`` where it has none (GIVEN_JOIN)."""
+    masks = np.zeros((GIVEN_SPACE + 1, pack.n_classes), np.float32)
     space_bit = pack.bit(SPACE)
     if space_bit:
         has = (np.arange(pack.n_classes) & space_bit) != 0
         masks[HAS_SPACE, ~has] = -np.inf
         masks[NO_SPACE, has] = -np.inf
+        masks[GIVEN_SPACE, has] = given_space
+        masks[GIVEN_JOIN, has] = -given_join
     return masks
 
 
@@ -87,7 +94,6 @@ class CharEngine(Engine):
         self.options = options
         self.session = runtime.session(Path(onnx_path), options.threads)
         self.batch_size = options.batch_size
-        self.masks = state_masks(pack)
         self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
         self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
         self.no_space = np.flatnonzero((np.arange(pack.n_classes) & self.space_bit) == 0)
@@ -136,6 +142,7 @@ class CharEngine(Engine):
 
     def _with_settings(self, settings: CharSettings) -> None:
         self.bias = class_bias(self.pack, settings.bias)
+        self.masks = state_masks(self.pack, settings.given_space, settings.given_join)
 
     def window_logits(self, ids: np.ndarray):
         """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch."""
@@ -221,14 +228,20 @@ class CharEngine(Engine):
 
     def encode(self, base: list[str], given: np.ndarray, keep: bool, protected=((), ())):
         """Normalized input: its vocabulary ids, the space states the model reads (the given spaces when
-        ``keep``, else unknown), and the states enforced at the argmax (the given spaces, or the segmenter's
-        on unspaced input, which never cuts inside the ``protected`` character spans and cuts at their edges)."""
+        ``keep``, else unknown), and the states decoded with: the given spaces enforced when ``keep``; else the
+        segmenter's (which never cuts inside the ``protected`` character spans and cuts at their edges), or the
+        model's own spaces, which in spaced input favour the input's spaces and joins by the card's ``given_space``
+        and ``given_join``."""
         states = np.full(len(base), UNKNOWN, np.int32)
         if keep and self.space_bit and base:
             states = np.where(given & self.space_bit, HAS_SPACE, NO_SPACE).astype(np.int32)
             states[-1] = NO_SPACE
             return grapheme_ids(base, self.index), states, states
-        enforce = self.segmented(base, protected) if self.segmenter is not None and self.space_bit and base else states
+        if self.segmenter is not None and self.space_bit and base:
+            return grapheme_ids(base, self.index), states, self.segmented(base, protected)
+        enforce, spaced = states, given & self.space_bit
+        if (self.settings.given_space or self.settings.given_join) and spaced.any():
+            enforce = np.where(spaced, GIVEN_SPACE, GIVEN_JOIN).astype(np.int32)
         return grapheme_ids(base, self.index), states, enforce
 
     def segmented(self, base: list[str], protected=((), ())) -> np.ndarray:

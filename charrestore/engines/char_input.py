@@ -12,6 +12,10 @@ import numpy as np
 PAD, UNK = 0, 1
 UNKNOWN, NO_SPACE, HAS_SPACE = 0, 1, 2
 N_STATES = 3
+# Decoding only, never read by the model: where spaces are restored in spaced input, a space the input gives and
+# a gap between two graphemes that it joins. Evidence, not constraints: the classes with a space gain the card's
+# ``given_space`` at the one and lose its ``given_join`` at the other (spacing correction).
+GIVEN_JOIN, GIVEN_SPACE = 3, 4  # (in this order: a space anywhere in a stretch counts, as max() of the states)
 
 
 def grapheme_ids(base: list[str], index: dict[str, int]) -> np.ndarray:

@@ -1,10 +1,12 @@
 """Tune a char model's decoding on dev data and write the result into its card (``charrestore tune char``).
 
 In order: window/overlap (the cheapest setting as good as the best), the cut, per-feature logit biases
-(coordinate ascent), whether the NB segmenter's spaces beat the model's own on unspaced input (``nb_spaces``)
-and the cost of keeping a capital after a comma. Everything is scored position-wise on de-spaced, mark-free
-dev documents. Biases are fit on the even-numbered dev documents only, so the odd ones stay unseen for a
-check; the chosen values and the whole grid go into the card.
+(coordinate ascent), whether the NB segmenter's spaces beat the model's own on unspaced input (``nb_spaces``),
+the cost of keeping a capital after a comma, and how far restored spaces follow the spaces and joins of spaced
+input (``given_space``, ``given_join``: spacing correction, tuned on the documents with their spaces damaged).
+Everything is scored position-wise on mark-free dev documents, de-spaced but for that last step. Biases are fit on
+the even-numbered dev documents only, so the odd ones stay unseen for a check; the chosen values and the whole
+grid go into the card.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 
 from ..engines.base import EngineOptions
 from ..engines.char_e2e import CharEngine, class_bias
-from ..engines.char_input import UNKNOWN
+from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, UNKNOWN
 from ..packs import load_pack
 from .dev import load_dev, unspaced_docs
 from .record import card_path, update_card
@@ -43,12 +45,12 @@ def _f1(c) -> float:
     return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
 
 
-def decode(engine, docs, logits, bias, nb=False, penalty=math.inf):
+def decode(engine, docs, logits, bias, nb=False, penalty=math.inf, states=None):
     """Classes as the runtime decodes them, with ``bias`` and the capital-after-mark ``penalty``;
-    with ``nb`` the NB segmenter's spaces are enforced."""
+    with ``nb`` the NB segmenter's spaces are enforced, else ``states`` (one array per document) when given."""
     preds = []
-    for (base, _, enforce), lg in zip(docs, logits):
-        given = enforce if nb else np.full(len(base), UNKNOWN, np.int32)
+    for k, ((base, _, enforce), lg) in enumerate(zip(docs, logits)):
+        given = enforce if nb else states[k] if states is not None else np.full(len(base), UNKNOWN, np.int32)
         scores = engine.scores(lg, given, class_bias(engine.pack, bias), at_end=True,
                                end_mark=engine.ends_sentence(base))
         cls = engine.capital_after_mark(scores, scores.argmax(-1).astype(np.int32), penalty)
@@ -79,6 +81,34 @@ def tune_biases(engine, docs, ref_cls, logits, features, grid, nb=False) -> dict
     return bias
 
 
+def damaged_spaces(ref_cls, space_bit: int, drop: float, add: float, seed: int = 1) -> list[np.ndarray]:
+    """The states of dev documents whose spaces were damaged: each true space dropped with probability ``drop``, a
+    wrong one added after any other grapheme with probability ``add`` (seeded, so every trial sees the same input);
+    GIVEN_SPACE where the damaged input has a space, GIVEN_JOIN where it has none."""
+    rng, out = np.random.default_rng(seed), []
+    for ref in ref_cls:
+        true = (ref & space_bit) != 0
+        r = rng.random(len(ref))
+        out.append(np.where(true & (r >= drop) | ~true & (r < add), GIVEN_SPACE, GIVEN_JOIN).astype(np.int32))
+    return out
+
+
+def tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, spaces, joins, damage) -> tuple[dict, list]:
+    """How much restored spaces follow the spaces (``given_space``) and joins (``given_join``) of spaced input
+    (``--spaces restore``: spacing correction), by SPACE F on dev documents with their spaces ``damage``d (drop,
+    add); on a tie the smaller values."""
+    states = damaged_spaces(ref_cls, engine.space_bit, *damage)
+    trials = []
+    for v in spaces:
+        for j in joins:
+            trial = engine.configured(given_space=v, given_join=j)
+            s = feature_scores(engine.pack, ref_cls, decode(trial, docs, logits, bias, penalty=penalty, states=states))
+            trials.append({"given_space": v, "given_join": j, **s})
+            print(trials[-1], flush=True)
+    best = max(trials, key=lambda t: (t["SPACE"], -t["given_space"], -t["given_join"]))
+    return {"given_space": best["given_space"], "given_join": best["given_join"]}, trials
+
+
 def tune_windows(engine, docs, ref_cls, windows, overlaps, tolerance) -> tuple[CharEngine, list, list]:
     """The cheapest window/overlap (model calls per grapheme) whose ALL is within ``tolerance`` of the best,
     then the best cut for it; returns the engine configured so, and both grids."""
@@ -105,8 +135,10 @@ def tune_windows(engine, docs, ref_cls, windows, overlaps, tolerance) -> tuple[C
     return engine.configured(window=window, overlap=overlap, cut=cut), grid, cut_grid
 
 
-def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, tolerance, penalties) -> dict:
-    """The tuned card keys (window, overlap, cut, bias, nb_spaces, capital_after_mark_penalty) and a
+def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, tolerance, penalties,
+         given_spaces=((0.0,), (0.0,)), damage=(0.5, 0.05)) -> dict:
+    """The tuned card keys (window, overlap, cut, bias, nb_spaces, capital_after_mark_penalty, given_space,
+    given_join; ``given_spaces``: their two grids) and a
     ``tuning`` record of every grid, from the even-numbered ``refs``. ``engine`` holds the NB segmenter
     when the pack has one (its spaces are compared with the model's)."""
     pack = engine.pack
@@ -136,14 +168,19 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
             print(penalty_grid[-1], flush=True)
         penalty = max(penalty_grid, key=lambda g: g["ALL"])["penalty"]
         penalty = math.inf if penalty is None else penalty
+    given, given_grid = {"given_space": 0.0, "given_join": 0.0}, []
+    if engine.space_bit and not nb_spaces:  # restored spaces are the model's own: may the input's guide them?
+        given, given_grid = tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, *given_spaces, damage)
     s = engine.settings
     return {"window": s.window, "overlap": s.overlap, "cut": s.cut, "bias": bias, "nb_spaces": nb_spaces,
-            "capital_after_mark_penalty": None if penalty == math.inf else penalty,
+            "capital_after_mark_penalty": None if penalty == math.inf else penalty, **given,
             "tuning": {"documents": "even-numbered dev documents (odd ones unseen)", "window_grid": grid,
                        "window_choice": f"cheapest within {tolerance} ALL of the best",
                        "cut_grid": cut_grid, "bias_grid": list(biases), "objective": "F(feature) + 0.5 ALL",
                        "scores_after": final, "scores_after_nb_spaces": nb_scores,
-                       "capital_after_mark_grid": penalty_grid, "capital_after_mark_objective": "ALL"}}
+                       "capital_after_mark_grid": penalty_grid, "capital_after_mark_objective": "ALL",
+                       "given_spaces_grid": given_grid, "given_spaces_damage": {"drop": damage[0], "add": damage[1]},
+                       "given_spaces_objective": "SPACE F on the damaged spaced documents"}}
 
 
 def add_arguments(p) -> None:
@@ -154,6 +191,13 @@ def add_arguments(p) -> None:
                    help="take the cheapest window/overlap whose ALL F is within this of the best")
     p.add_argument("--penalties", type=float, nargs="+", default=[math.inf, 4.0, 2.0, 1.0, 0.5, 0.0],
                    help="grid of the cost of keeping a capital after a non-final mark")
+    p.add_argument("--given-spaces", type=float, nargs="+", default=[0.0, 1.0, 2.0, 3.0, 4.0, 6.0],
+                   help="grid of the bonus of a space where spaced input has one (the model restoring spaces)")
+    p.add_argument("--given-joins", type=float, nargs="+", default=[0.0, 0.5, 1.0, 2.0],
+                   help="grid of the cost of a space where spaced input has none")
+    p.add_argument("--damage", type=float, nargs=2, default=[0.5, 0.05], metavar=("DROP", "ADD"),
+                   help="the spaced dev text that the two grids are tuned on: its spaces each dropped with "
+                        "probability DROP, a wrong one added after a grapheme with probability ADD")
     p.add_argument("--max-docs", type=int, default=2000, help="dev documents read (the even ones are tuned on)")
     p.add_argument("--threads", type=int, default=2)
 
@@ -164,7 +208,8 @@ def run(args, command: str) -> dict:
     nb = "nb" if "nb" in pack.models and pack.bit("SPACE") else "none"
     engine = CharEngine.load(pack, models, EngineOptions(args.threads, 64, nb))
     refs = load_dev(args.dev, pack, args.holdout)[: args.max_docs]
-    tuned = tune(engine, refs, args.windows, args.overlaps, args.biases, args.tolerance, args.penalties)
+    tuned = tune(engine, refs, args.windows, args.overlaps, args.biases, args.tolerance, args.penalties,
+                 (args.given_spaces, args.given_joins), args.damage)
     tuned["tuning"] = {"dev": [Path(d).name for d in args.dev], "holdout": str(args.holdout), **tuned["tuning"],
                        "command": command}
     if args.write_card:

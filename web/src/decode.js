@@ -5,7 +5,7 @@
  * (Math.fround): a near-tie must be decided on the same numbers.
  */
 
-import { HAS_SPACE, NO_SPACE, N_STATES } from "./input.js";
+import { GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NO_SPACE } from "./input.js";
 import { CAPS, SPACE } from "./pack.js";
 
 /** Per-class logit offsets from per-feature ones; a class with several marks takes its largest mark offset. */
@@ -44,10 +44,14 @@ export class Decoder {
     const marks = this.otherMarks | this.sentenceBits;
     this.finalVariants = all.map((c) => all.filter((k) => (k & ~marks) === (c & ~marks) && k & this.sentenceBits
       && !(k & this.otherMarks)));
-    this.masks = Array.from({ length: N_STATES }, (_, s) => Float32Array.from(all, (c) => {
+    this.givenSpace = card.given_space ?? 0;
+    this.givenJoin = card.given_join ?? 0;
+    this.masks = Array.from({ length: GIVEN_SPACE + 1 }, (_, s) => Float32Array.from(all, (c) => {
       if (!this.space) return 0;
       if (s === HAS_SPACE) return c & this.space ? 0 : -Infinity;
       if (s === NO_SPACE) return c & this.space ? -Infinity : 0;
+      if (s === GIVEN_SPACE) return c & this.space ? this.givenSpace : 0;
+      if (s === GIVEN_JOIN) return c & this.space ? -this.givenJoin : 0;
       return 0;
     }));
   }

@@ -8,7 +8,7 @@ import { startsAlnum, upperOf, isDigits } from "./clusters.js";
 import { plan } from "./chunking.js";
 import { spansWith } from "./codec.js";
 import { Decoder } from "./decode.js";
-import { graphemeIds, HAS_SPACE, NO_SPACE, N_STATES, UNKNOWN } from "./input.js";
+import { GIVEN_JOIN, GIVEN_SPACE, graphemeIds, HAS_SPACE, NO_SPACE, N_STATES, UNKNOWN } from "./input.js";
 import { SPACE } from "./pack.js";
 import { forSegmenter, offsets, searchSorted } from "./spans.js";
 import { symbolGaps, Unread } from "./unread.js";
@@ -67,8 +67,9 @@ export class CharEngine {
     return out;
   }
 
-  /** [ids, the space states the model reads, the states enforced at the argmax]: the given spaces when ``keep``,
-   * else unknown (enforced: the segmenter's, which never cuts inside a protected span and cuts at its edges). */
+  /** [ids, the space states the model reads, the states decoded with]: the given spaces when ``keep``, else unknown
+   * (decoded with: the segmenter's, which never cuts inside a protected span and cuts at its edges, or else the
+   * model's own, which in spaced input favour its spaces and joins by the card's ``given_space`` and ``given_join``). */
   async encode(base, given, keep, frozen) {
     const gids = graphemeIds(base, this.index);
     if (keep && this.space && base.length) {
@@ -78,7 +79,11 @@ export class CharEngine {
     }
     const states = new Int32Array(base.length).fill(UNKNOWN);
     const segmenter = this.segmenter && this.space && base.length ? await this.segmenter() : null;
-    if (!segmenter) return [gids, states, states];
+    if (!segmenter) {
+      const { givenSpace, givenJoin } = this.decoder;
+      if (!(givenSpace || givenJoin) || !given.some((c) => c & this.space)) return [gids, states, states];
+      return [gids, states, Int32Array.from(given, (c) => (c & this.space ? GIVEN_SPACE : GIVEN_JOIN))];
+    }
     const [spans, forced] = frozen ? forSegmenter(frozen, base) : [[], []];
     const cuts = new Set(segmenter.cuts(base.join(""), spans, forced));
     const ends = offsets(base);
