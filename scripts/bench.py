@@ -12,7 +12,8 @@
 ``charrestore bench`` is the quick version (Table 5 or the user's text, same median timer).
 Engines run interleaved in one process, so rows compare with each other on the same (possibly busy) machine.
 The long documents are dev text when ../shared is there (en: TED dev; ja: JaQuAD dev; gu: held-out articles; ko:
-Korean Wikipedia dev; de, ru: their dev files), else the fixture texts.
+Korean Wikipedia dev; de, ru, es, th: their dev files), else the fixture texts. ``graphemes_per_char`` converts the
+chars/s to graphemes/s (the char model's step: a Thai or Gujarati grapheme is often two or three characters).
 
     python scripts/bench.py [--lang en] [--engines char pipeline] [--out reports/bench_en.md]
 """
@@ -33,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT.parent / "shared" / "corpora"
 DEV_TEXT = {"en": (CORPORA / "en" / "ted_dev.tsv", 0), "ja": (CORPORA / "ja" / "jaquad_wiki_paragraphs_dev.tsv", 0),
             "gu": (CORPORA / "gu" / "gu_wiki_train.tsv", 50), "ko": (CORPORA / "ko" / "kowiki_dev.tsv.xz", 0),
-            "de": (CORPORA / "de" / "de_bundestag_dev.tsv.xz", 0), "ru": (CORPORA / "ru" / "ruslit_prose_dev.tsv.xz", 0)}
+            "de": (CORPORA / "de" / "de_bundestag_dev.tsv.xz", 0), "ru": (CORPORA / "ru" / "ruslit_prose_dev.tsv.xz", 0),
+            "es": (CORPORA / "es" / "es_congreso_dev.tsv.xz", 0), "th": (CORPORA / "th" / "thaigov_dev.tsv.xz", 0)}
 _PEAK_RSS = "next(int(l.split()[1]) / 1024 for l in open('/proc/self/status') if l.startswith('VmHWM'))"
 
 
@@ -72,8 +74,11 @@ def peak_rss_mb(lang: str, engine: str, doc: str) -> float:
 def bench_engine(lang: str, engine: str, runs: int, size: int) -> dict:
     from charrestore import Restorer
 
+    from charrestore.clusters import graphemes
+
     row = {"engine": engine, "lang": lang}
     unspaced, spaced = long_document(lang, size, False), long_document(lang, size, True)
+    row["graphemes_per_char"] = len(graphemes(unspaced)) / len(unspaced)  # Thai, Gujarati: chars/s > graphemes/s
     for threads in (1, 2):
         r = Restorer(lang=lang, engine=engine, threads=threads, batch_size=32)
         r(TABLE5)  # warm-up

@@ -22,7 +22,7 @@ HERE = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
 
 def variants(text: str) -> list[str]:
-    stripped = regex.sub(r"\s+", " ", regex.sub(r"[.,?!]", "", text)).strip().lower()
+    stripped = regex.sub(r"\s+", " ", regex.sub(r"[.,?!¿¡]", "", text)).strip().lower()
     return list(dict.fromkeys([text, stripped, stripped.replace(" ", "")]))
 
 

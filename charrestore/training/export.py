@@ -44,6 +44,13 @@ LICENSES = {
     "kowiki": "CC BY-SA 3.0/4.0 (Korean Wikipedia)",
     "boddari": "CC BY 2.5 / CC BY / CC BY 2.0 KR / public domain / CC BY 4.0, by document (Korean Wikinews and others)",
     "petitions": "KOGL Type 1 (Korean government open licence)",
+    "es_congreso": "CC BY 4.0 (ParlaMint-ES 3.0a, Congreso de los Diputados)",
+    "eltec_": "CC BY 4.0 (ELTeC French novels)",
+    "viwiki": "CC BY-SA 3.0 (Vietnamese Wikipedia)",
+    "thaigov": "public domain (Thai government news, Copyright Act B.E. 2537 s.7)",
+    "law_": "official PRC state documents, not copyrightable (PRC Copyright Law art. 5)",
+    "wiki_": "CC BY-SA 4.0 / CC BY-SA 3.0 (Chinese Wikipedia: CMRC 2018, DRCD)",
+    "dialogue_": "Apache-2.0 (CrossWOZ, KdConv)",
 }
 QUANTIZED_OPS = ["LSTM", "MatMul", "Gather"]
 
