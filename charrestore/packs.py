@@ -35,6 +35,7 @@ class LanguagePack:
     sentence_marks: tuple[str, ...] = ()
     engine: str = "char"  # what ``--engine auto`` runs: the engine that scored better on this language's dev sets
     opening: tuple[str, ...] = ()  # marks that open a span: each stands before the grapheme it belongs to ("¿Tienes")
+    pairs: dict[str, str] = field(default_factory=dict)  # opening mark -> the sentence-final mark that closes its span
     space_before: dict[str, str] = field(default_factory=dict)  # mark -> the space its typography puts before it
     abbreviations: frozenset[str] = frozenset()  # typed with their marks: keep the input's case, end no sentence
 
@@ -112,6 +113,10 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
     for mark in data.get("opening_marks", ()):
         if mark not in marks:
             raise PackError(f"{source}: 'opening_marks' holds {mark!r}, not a mark of the pack's features")
+    for opening, closing in data.get("pairs", {}).items():
+        if opening not in data.get("opening_marks", ()) or closing not in data.get("sentence_marks", ()):
+            raise PackError(f"{source}: [pairs] maps {opening!r} onto {closing!r}: it takes an opening mark and "
+                            "the sentence-final mark that closes its span")
     for mark, space in data.get("space_before", {}).items():
         if mark not in marks or len(space) != 1 or not space.isspace():
             raise PackError(f"{source}: [space_before] maps {mark!r} onto {space!r}: it takes a mark of the pack's "
@@ -133,6 +138,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         sentence_marks=tuple(m for m in data.get("sentence_marks", ()) if m in marks),
         engine=engine,
         opening=tuple(m for m in marks if m in data.get("opening_marks", ())),
+        pairs={o: c for o, c in data.get("pairs", {}).items() if c in marks},
         space_before=dict(data.get("space_before", {})),
         abbreviations=frozenset(base_form(w, marks) for w in data.get("abbreviations", ())),
     )

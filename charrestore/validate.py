@@ -97,7 +97,7 @@ def _show(value) -> str:
 
 PACK_FIELDS = {"code": "str", "name": "str", "cased": "bool", "normalization": "str", "features": "list",
                "sentence_marks": "list", "engine": "str", "map": "map", "map_between_words": "map", "models": "map",
-               "opening_marks": "list", "space_before": "map", "abbreviations": "list"}
+               "opening_marks": "list", "pairs": "map", "space_before": "map", "abbreviations": "list"}
 NORMALIZATIONS = ("NFC", "NFD", "NFKC", "NFKD")
 MODEL_KINDS = ("char", "token", "nb", "apostrophes")  # the char and token models, the NB counts, apostrophes
 
@@ -136,7 +136,7 @@ WINDOWED = {"window": "int", "overlap": "int", "cut": "int"}
 CARD_FIELDS = {
     "char_e2e": ({"features": "list", "vocab": "list", **WINDOWED},
                  {"bias": "numbers", "capital_after_mark_penalty": "number?", "nb_spaces": "bool",
-                  "given_space": "number", "given_join": "number", "packs": "table"}),
+                  "given_space": "number", "given_join": "number", "pair_bonus": "number", "packs": "table"}),
     "token_cnn_bilstm": ({"features": "list", "punct_labels": "list", "case_labels": "list", "tokenizer": "table",
                           **WINDOWED},
                          {"bias": "numbers", "case_bias": "numbers", "end_bias": "numbers", "lexicon": "map",

@@ -115,6 +115,22 @@ def test_the_forced_end_changes_only_the_mark(restorers):
     assert scores[0].argmax() == pack.bit(".")
 
 
+def test_a_given_mark_the_model_did_not_expect_leaves_the_case_to_the_model(restorers):
+    """A typed "?" that the model gives almost no chance leaves every class with it improbable, and the best of
+    them may be a capital ("opinA?"): the case then comes from the model's own choice. A given mark it expects
+    ("U.S.": "." after a capital) keeps the case the mark implies."""
+    engine = restorers["en", "restore"].engine
+    pack = engine.pack
+    caps, q, dot = pack.bit("CAPS"), pack.bit("?"), pack.bit(".")
+    logits = np.full((2, pack.n_classes), -12.0, np.float32)
+    logits[:, 0] = 8.0  # no mark, no capital: what the model expects
+    logits[0, [q, caps | q]] = [-2.0, -1.5]  # "?" improbable, and "CAPS+?" the less improbable of the two
+    logits[1, [dot, caps | dot]] = [5.0, 7.5]  # "." expected, with a capital
+    marks = np.array([q, dot], np.int32)
+    scores = engine.scores(logits, np.full(2, NO_SPACE), np.zeros(pack.n_classes, np.float32), marks=marks)
+    assert scores[0].argmax() == q and scores[1].argmax() == caps | dot
+
+
 def test_a_class_with_several_marks_takes_its_largest_mark_bias():
     """Summed mark biases made "o.,?" the likeliest end of an input whose last mark the model was unsure of."""
     pack = load_pack("en")

@@ -112,6 +112,11 @@ def test_pack_typography_is_validated():
     for bad in ({"?": "x"}, {"?": "  "}, {"!": " "}):
         with pytest.raises(PackError, match="space_before"):
             _validate("xx", {**pack, "space_before": bad})
+    paired = {**pack, "opening_marks": ["¿"], "sentence_marks": ["?"]}
+    assert _validate("xx", {**paired, "pairs": {"¿": "?"}}).pairs == {"¿": "?"}
+    for bad in ({"?": "¿"}, {"¿": "!"}, {"¿": "¿"}):
+        with pytest.raises(PackError, match=r"\[pairs\]"):
+            _validate("xx", {**paired, "pairs": bad})
 
 
 def test_packs_command_names_the_default_engine():

@@ -256,3 +256,25 @@ def test_given_space_bonus_is_tuned_on_damaged_spaces(data_root):
     given, true = states == GIVEN_SPACE, (ref & space) != 0
     assert set(np.unique(states)) == {GIVEN_SPACE, GIVEN_JOIN}
     assert abs(given[true].mean() - 0.5) < 0.02 and abs(given[~true].mean() - 0.05) < 0.01
+
+
+def test_pair_bonus_is_tuned_where_the_two_ends_of_questions_disagree(data_root):
+    """Paired marks (es "¿" … "?"): dev text of questions only, and a "?" bias that has the barely trained model
+    close sentences it never opened. With a large ``pair_bonus`` those sentences open with "¿" (both marks
+    right) rather than drop the "?"; the tuning picks it by the pair's mean F + 0.5 ALL."""
+    import math
+
+    from charrestore.tuning.char import merged_logits, tune_pair_bonus
+    from charrestore.tuning.dev import unspaced_docs
+
+    es = load_pack("es")
+    engine = CharEngine.load(es, data_root / "models", EngineOptions(segmenter="none"))
+    words = "sí no quizá para ve espera aquí allí ahora luego".split()
+    refs = [" ".join(f"¿{words[p % 10]} {words[(p + 1) % 10]} {words[(p + 2) % 10]}?" for p in range(q, q + 5))
+            for q in range(6)]
+    ref_cls, encoded = unspaced_docs(refs, es, engine)
+    docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
+    chosen, trials = tune_pair_bonus(engine, docs, ref_cls, merged_logits(engine, docs), {"?": 3.0}, math.inf,
+                                     False, [0.0, 50.0])
+    by_bonus = {t["pair_bonus"]: t for t in trials}
+    assert chosen == 50.0 and by_bonus[50.0]["¿"] > by_bonus[0.0]["¿"] and by_bonus[50.0]["?"] > by_bonus[0.0]["?"]

@@ -19,9 +19,13 @@ from ..clusters import upper_of
 from ..codec import spans_with
 from ..packs import CAPS, SPACE, LanguagePack
 from .base import Engine, EngineOptions
+from .char_pairs import Pairing
 from .char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
 from .char_symbols import Unread
 from .symbols import Symbols
+
+
+UNEXPECTED = 0.01  # given marks the model gives less than this chance decide no case (CharEngine.scores)
 
 
 @dataclass(frozen=True)
@@ -34,13 +38,14 @@ class CharSettings:
     capital_after_mark_penalty: float = math.inf  # inf: every "mark, Capital" pair is kept
     given_space: float = 0.0  # restored spaces in spaced input: logit bonus of a space where the input has one
     given_join: float = 0.0  # ... and the cost of a space where it has none (both 0: the input's spaces ignored)
+    pair_bonus: float = 0.0  # paired marks (char_pairs.py): what a sentence gains by taking both ends ("¿" … "?")
 
     @classmethod
     def from_card(cls, card: dict) -> "CharSettings":
         penalty = card.get("capital_after_mark_penalty")
         return cls(card["window"], card["overlap"], card["cut"], dict(card.get("bias", {})),
                    math.inf if penalty is None else float(penalty), float(card.get("given_space", 0.0)),
-                   float(card.get("given_join", 0.0)))
+                   float(card.get("given_join", 0.0)), float(card.get("pair_bonus", 0.0)))
 
 
 def class_bias(pack: LanguagePack, bias: dict[str, float]) -> np.ndarray:
@@ -105,6 +110,7 @@ class CharEngine(Engine):
         classes, marks = np.arange(pack.n_classes), self.other_marks | self.sentence_bits
         self.final_variants = [classes[((classes & ~marks) == (c & ~marks)) & (classes & self.sentence_bits != 0)
                                        & (classes & self.other_marks == 0)] for c in classes]
+        self.pairing = Pairing(pack)
         self.settings = CharSettings.from_card(card)
         self._with_settings(self.settings)
 
@@ -156,7 +162,8 @@ class CharEngine(Engine):
     def decode(self, gids: np.ndarray, states: np.ndarray, end_mark: bool = False,
                 enforce: np.ndarray | None = None, marks: np.ndarray | None = None,
                 fixed: np.ndarray | None = None) -> np.ndarray:
-        """Merged argmax class per position (biases added, the spaces of ``enforce``, default ``states``, enforced).
+        """Merged argmax class per position (biases added, the spaces of ``enforce``, default ``states``, enforced),
+        the two ends of the pack's paired marks then decided together (char_pairs.py).
 
         With ``end_mark`` the last position must take a sentence-final mark: training windows are cut from running
         text, so the model never learns that the end of the input is the end of a sentence. ``marks``: the mark
@@ -169,6 +176,7 @@ class CharEngine(Engine):
         # of a sentence before it (ja "すごい" came out "す。ごい", after "…ます。"): it ends none unless it is a word
         given = fixed if fixed is not None else marks
         one_grapheme_start = len(gids) > 1 and enforce[0] != HAS_SPACE and not (given is not None and given[0])
+        gains = np.zeros((len(self.pairing.pairs), 3, len(gids)), np.float32) if self.pairing else None
         for w, lg in self.window_logits(input_ids(gids, states)):
             keep = slice(w.keep_start, w.keep_end)
             scores = self.scores(lg, enforce[keep], at_end=w.keep_end == len(gids), end_mark=end_mark,
@@ -177,7 +185,9 @@ class CharEngine(Engine):
             if w.keep_start == 0 and one_grapheme_start:
                 scores[0, self.sentence_classes] = -np.inf
             out[keep] = self.capital_after_mark(scores, scores.argmax(-1))
-        return out
+            if self.pairing:
+                gains[:, :, keep] = self.pairing.gains(scores, out[keep])
+        return self.pairing.resolve(out, gains, self.settings.pair_bonus) if self.pairing else out
 
     def capital_after_mark(self, scores: np.ndarray, cls: np.ndarray, penalty: float | None = None) -> np.ndarray:
         """Resolve a capital after a non-final mark ("year, And"). The model predicts the mark and the next capital
@@ -217,7 +227,15 @@ class CharEngine(Engine):
         if marks is not None:
             at = np.flatnonzero(marks if fixed is None else fixed)
             if len(at):
-                scores[at] += np.where(self.class_marks == marks[at, None], 0.0, -np.inf)
+                # where the model gives the input's marks almost no chance ("opina?" read as "opina"), the classes
+                # with those marks say nothing of the case ("opinA?"): the case is then the model's own choice
+                allowed = self.class_marks == marks[at, None]
+                p = np.exp((scores[at] - scores[at].max(-1, keepdims=True)).astype(np.float64))
+                has = (np.arange(self.pack.n_classes) & self.caps_bit) != 0
+                caps = np.where(p[:, has].sum(-1) > p[:, ~has].sum(-1), self.caps_bit, 0)
+                unexpected = ((p * allowed).sum(-1) < UNEXPECTED * p.sum(-1)) & (self.caps_bit != 0)
+                allowed[unexpected] &= (has[None, :] == (caps[unexpected, None] != 0))
+                scores[at] += np.where(allowed, 0.0, -np.inf)
         if at_end and end_mark:
             best = int(scores[-1].argmax())
             if not best & self.sentence_bits:  # only the mark changes: case comes from the unconstrained best

@@ -2,7 +2,8 @@
 
 In order: window/overlap (the cheapest setting as good as the best), the cut, per-feature logit biases
 (coordinate ascent), whether the NB segmenter's spaces beat the model's own on unspaced input (``nb_spaces``),
-the cost of keeping a capital after a comma, and how far restored spaces follow the spaces and joins of spaced
+the cost of keeping a capital after a comma, what a sentence gains by taking both ends of a pair of marks
+(``pair_bonus``: es "¿" … "?"), and how far restored spaces follow the spaces and joins of spaced
 input (``given_space``, ``given_join``: spacing correction, tuned on the documents with their spaces damaged).
 Everything is scored position-wise on mark-free dev documents, de-spaced but for that last step. Biases are fit on
 the even-numbered dev documents only, so the odd ones stay unseen for a check; the chosen values and the whole
@@ -54,6 +55,8 @@ def decode(engine, docs, logits, bias, nb=False, penalty=math.inf, states=None):
         scores = engine.scores(lg, given, class_bias(engine.pack, bias), at_end=True,
                                end_mark=engine.ends_sentence(base))
         cls = engine.capital_after_mark(scores, scores.argmax(-1).astype(np.int32), penalty)
+        if engine.pairing:
+            cls = engine.pairing.resolve(cls, engine.pairing.gains(scores, cls), engine.settings.pair_bonus)
         preds.append(engine.sentence_case(base, cls))
     return preds
 
@@ -109,6 +112,19 @@ def tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, spaces, join
     return {"given_space": best["given_space"], "given_join": best["given_join"]}, trials
 
 
+def tune_pair_bonus(engine, docs, ref_cls, logits, bias, penalty, nb, grid) -> tuple[float, list]:
+    """What a sentence gains by taking both ends of the pack's paired marks (``pair_bonus``), by the mean F of
+    the paired marks + 0.5 ALL; on a tie the smaller bonus."""
+    marks = [m for pair in engine.pack.pairs.items() for m in pair]
+    trials = []
+    for v in grid:
+        s = feature_scores(engine.pack, ref_cls, decode(engine.configured(pair_bonus=v), docs, logits, bias, nb,
+                                                        penalty))
+        trials.append({"pair_bonus": v, **s, "objective": sum(s[m] for m in marks) / len(marks) + 0.5 * s["ALL"]})
+        print(trials[-1], flush=True)
+    return max(trials, key=lambda t: (t["objective"], -t["pair_bonus"]))["pair_bonus"], trials
+
+
 def tune_windows(engine, docs, ref_cls, windows, overlaps, tolerance) -> tuple[CharEngine, list, list]:
     """The cheapest window/overlap (model calls per grapheme) whose ALL is within ``tolerance`` of the best,
     then the best cut for it; returns the engine configured so, and both grids."""
@@ -136,9 +152,9 @@ def tune_windows(engine, docs, ref_cls, windows, overlaps, tolerance) -> tuple[C
 
 
 def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, tolerance, penalties,
-         given_spaces=((0.0,), (0.0,)), damage=(0.5, 0.05)) -> dict:
-    """The tuned card keys (window, overlap, cut, bias, nb_spaces, capital_after_mark_penalty, given_space,
-    given_join; ``given_spaces``: their two grids) and a
+         given_spaces=((0.0,), (0.0,)), damage=(0.5, 0.05), pair_bonuses=(0.0,)) -> dict:
+    """The tuned card keys (window, overlap, cut, bias, nb_spaces, capital_after_mark_penalty, pair_bonus,
+    given_space, given_join; ``given_spaces``: their two grids) and a
     ``tuning`` record of every grid, from the even-numbered ``refs``. ``engine`` holds the NB segmenter
     when the pack has one (its spaces are compared with the model's)."""
     pack = engine.pack
@@ -168,17 +184,23 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
             print(penalty_grid[-1], flush=True)
         penalty = max(penalty_grid, key=lambda g: g["ALL"])["penalty"]
         penalty = math.inf if penalty is None else penalty
+    pair_bonus, pair_grid = 0.0, []
+    if engine.pairing:
+        pair_bonus, pair_grid = tune_pair_bonus(engine, docs, ref_cls, logits, bias, penalty, nb_spaces, pair_bonuses)
+        engine = engine.configured(pair_bonus=pair_bonus)
     given, given_grid = {"given_space": 0.0, "given_join": 0.0}, []
     if engine.space_bit and not nb_spaces:  # restored spaces are the model's own: may the input's guide them?
         given, given_grid = tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, *given_spaces, damage)
     s = engine.settings
     return {"window": s.window, "overlap": s.overlap, "cut": s.cut, "bias": bias, "nb_spaces": nb_spaces,
-            "capital_after_mark_penalty": None if penalty == math.inf else penalty, **given,
+            "capital_after_mark_penalty": None if penalty == math.inf else penalty, "pair_bonus": pair_bonus, **given,
             "tuning": {"documents": "even-numbered dev documents (odd ones unseen)", "window_grid": grid,
                        "window_choice": f"cheapest within {tolerance} ALL of the best",
                        "cut_grid": cut_grid, "bias_grid": list(biases), "objective": "F(feature) + 0.5 ALL",
                        "scores_after": final, "scores_after_nb_spaces": nb_scores,
                        "capital_after_mark_grid": penalty_grid, "capital_after_mark_objective": "ALL",
+                       "pair_bonus_grid": pair_grid,
+                       "pair_bonus_objective": "mean F of the paired marks + 0.5 ALL",
                        "given_spaces_grid": given_grid, "given_spaces_damage": {"drop": damage[0], "add": damage[1]},
                        "given_spaces_objective": "SPACE F on the damaged spaced documents"}}
 
@@ -191,6 +213,8 @@ def add_arguments(p) -> None:
                    help="take the cheapest window/overlap whose ALL F is within this of the best")
     p.add_argument("--penalties", type=float, nargs="+", default=[math.inf, 4.0, 2.0, 1.0, 0.5, 0.0],
                    help="grid of the cost of keeping a capital after a non-final mark")
+    p.add_argument("--pair-bonuses", type=float, nargs="+", default=[0.0, 0.5, 1.0, 1.5, 2.0, 3.0],
+                   help="grid of what a sentence gains by taking both ends of a pair of marks (packs with [pairs])")
     p.add_argument("--given-spaces", type=float, nargs="+", default=[0.0, 1.0, 2.0, 3.0, 4.0, 6.0],
                    help="grid of the bonus of a space where spaced input has one (the model restoring spaces)")
     p.add_argument("--given-joins", type=float, nargs="+", default=[0.0, 0.5, 1.0, 2.0],
@@ -209,7 +233,7 @@ def run(args, command: str) -> dict:
     engine = CharEngine.load(pack, models, EngineOptions(args.threads, 64, nb))
     refs = load_dev(args.dev, pack, args.holdout)[: args.max_docs]
     tuned = tune(engine, refs, args.windows, args.overlaps, args.biases, args.tolerance, args.penalties,
-                 (args.given_spaces, args.given_joins), args.damage)
+                 (args.given_spaces, args.given_joins), args.damage, args.pair_bonuses)
     tuned["tuning"] = {"dev": [Path(d).name for d in args.dev], "holdout": str(args.holdout), **tuned["tuning"],
                        "command": command}
     if args.write_card:

@@ -8,6 +8,8 @@
 import { GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NO_SPACE } from "./input.js";
 import { CAPS, SPACE } from "./pack.js";
 
+const UNEXPECTED = 0.01; // given marks the model gives less than this chance decide no case
+
 /** Per-class logit offsets from per-feature ones; a class with several marks takes its largest mark offset. */
 function classBias(pack, bias) {
   const out = new Float32Array(pack.nClasses);
@@ -80,7 +82,23 @@ export class Decoder {
     for (let t = from; t < to; t++) {
       if (!fixed[t]) continue;
       const row = out[t - from];
-      for (let c = 0; c < n; c++) if ((c & this.markBits) !== marks[t]) row[c] = -Infinity;
+      // where the model gives the input's marks almost no chance, the case is the model's own choice (char_e2e.py)
+      let caps = -1;
+      if (this.caps) {
+        const top = Math.max(...row);
+        let given = 0, total = 0, withCaps = 0, without = 0;
+        for (let c = 0; c < n; c++) {
+          const p = Math.exp(row[c] - top);
+          total += p;
+          if (c & this.caps) withCaps += p;
+          else without += p;
+          if ((c & this.markBits) === marks[t]) given += p;
+        }
+        if (given < UNEXPECTED * total) caps = withCaps > without ? this.caps : 0;
+      }
+      for (let c = 0; c < n; c++) {
+        if ((c & this.markBits) !== marks[t] || (caps >= 0 && (c & this.caps) !== caps)) row[c] = -Infinity;
+      }
     }
     if (atEnd && endMark) {
       const best = argmaxOf(last, Array.from(last.keys()));

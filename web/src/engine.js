@@ -8,6 +8,7 @@ import { startsAlnum, upperOf, isDigits } from "./clusters.js";
 import { plan } from "./chunking.js";
 import { spansWith } from "./codec.js";
 import { Decoder } from "./decode.js";
+import { Pairing } from "./pairs.js";
 import { GIVEN_JOIN, GIVEN_SPACE, graphemeIds, HAS_SPACE, NO_SPACE, N_STATES, UNKNOWN } from "./input.js";
 import { SPACE } from "./pack.js";
 import { forSegmenter, offsets, searchSorted } from "./spans.js";
@@ -32,6 +33,7 @@ export class CharEngine {
     this.segmenter = segmenter;
     this.index = new Map(card.vocab.map((g, i) => [g, i]));
     this.decoder = new Decoder(pack, card);
+    this.pairing = new Pairing(pack);
     this.space = pack.bit(SPACE);
     this.gaps = symbolGaps(pack);
   }
@@ -58,13 +60,17 @@ export class CharEngine {
     // the model may read the first grapheme as the end of a sentence before it: it ends none unless it is a word
     const oneGraphemeStart = gids.length > 1 && enforce[0] !== HAS_SPACE && !fixed[0];
     const ids = Int32Array.from(gids, (g, i) => g * N_STATES + states[i]);
+    const pairs = this.pairing.pairs.length;
+    const gains = Array.from({ length: pairs }, () => [0, 1, 2].map(() => new Float32Array(gids.length)));
     for await (const [w, lg] of this.windowLogits(ids)) {
       const scores = this.decoder.scores(lg, w.start, w.keepStart, w.keepEnd, enforce, w.keepEnd === gids.length,
         endMark, marks, fixed);
       if (w.keepStart === 0 && oneGraphemeStart) for (const c of this.decoder.sentenceClasses) scores[0][c] = -Infinity;
-      out.set(this.decoder.argmax(scores), w.keepStart);
+      const cls = this.decoder.argmax(scores);
+      out.set(cls, w.keepStart);
+      if (pairs) this.pairing.gains(scores, cls, gains, w.keepStart);
     }
-    return out;
+    return pairs ? this.pairing.resolve(out, gains, this.card.pair_bonus ?? 0) : out;
   }
 
   /** [ids, the space states the model reads, the states decoded with]: the given spaces when ``keep``, else unknown

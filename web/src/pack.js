@@ -21,6 +21,8 @@ export class LanguagePack {
     // before it (fr "?"), as packs.py reads them
     this.opening = this.marks.filter((m) => (data.opening_marks ?? []).includes(m));
     this.spaceBefore = data.space_before ?? {};
+    // an opening mark -> the sentence-final mark that closes its span (es "¿" -> "?"), decided together
+    this.pairs = Object.fromEntries(Object.entries(data.pairs ?? {}).filter(([, c]) => this.marks.includes(c)));
     // typed with their marks, they keep the input's case (packs.py base_form: lower case, the pack's marks dropped)
     this.abbreviations = new Set((data.abbreviations ?? []).map((w) => [...w.toLowerCase()]
       .filter((c) => !this.marks.includes(c)).join("")));
