@@ -187,3 +187,25 @@ def test_a_multilingual_model_is_one_file_that_its_packs_name(tmp_path, monkeypa
             assert base_text(out, load_pack(code)) == base_text(line.lower(), load_pack(code))
     finally:
         cached_pack.cache_clear()
+
+
+def test_a_share_of_char_windows_begins_at_a_sentence_start():
+    """``--starts``: the input's first window starts where the input does, usually at a sentence's start; a share of
+    the training windows begins right after a sentence-final mark, the rest anywhere (and without the option the
+    sampling draws exactly as before)."""
+    from charrestore.training.train_char import WindowSampler
+
+    n, T, dot = 5000, 20, 4
+    rng = np.random.default_rng(0)
+    cls = np.where(rng.random(n) < 0.05, dot, 0).astype(np.int32)
+    ids = np.arange(n, dtype=np.int32)  # a grapheme's id is its offset, so a window tells where it began
+    sampler = WindowSampler([(ids, cls)], [1.0], T, 0, 0.0, np.random.default_rng(1), starts=1.0, sentence_bits=dot)
+    x, _ = sampler.batch(200)
+    begins = x[:, 0] // 3  # input ids are 3 * grapheme id + space state
+    assert (cls[begins - 1] == dot).all() and len(set(begins.tolist())) > 50
+    half = WindowSampler([(ids, cls)], [1.0], T, 0, 0.0, np.random.default_rng(1), starts=0.5, sentence_bits=dot)
+    share = np.mean(cls[half.batch(400)[0][:, 0] // 3 - 1] == dot)
+    assert 0.4 < share < 0.65  # half at starts, and 5% of the others by chance
+    plain = [WindowSampler([(ids, cls)], [1.0], T, 0, 0.0, np.random.default_rng(1), starts=s, sentence_bits=b)
+             for s, b in ((0.0, dot), (0.5, 0))]
+    np.testing.assert_array_equal(plain[0].batch(50)[0], plain[1].batch(50)[0])

@@ -7,7 +7,10 @@ states and resuming are ``runs``'s, shared with the token trainer.
 
 Windows of ``window`` graphemes are drawn at fresh random offsets for every batch. A share of them
 (``spaced``) gets a random span whose spaces are given as input, so that one model also serves text
-whose word boundaries are known (ASR output, ``--spaces keep``).
+whose word boundaries are known (ASR output, ``--spaces keep``). A share (``starts``) begins where a sentence
+begins: a window cut from running text starts mid-sentence, but the input's first window starts where the input
+does, usually a sentence's start, which the model otherwise never sees without the text before it (es opened no
+question there: "tienestiempomañana" → "Tienes tiempo mañana.").
 
 With several ``--lang`` codes the run trains one multilingual model: the packs share one vocabulary and must share
 their features; each ``--corpus`` and ``--dev`` file names its pack (``de:PATH@WEIGHT``) and is read by that pack's
@@ -101,25 +104,34 @@ def prepare_data(corpora, dev, dev_holdout, min_count, out: Path) -> dict:
 
 DATA_FILES = ("meta.json",)  # what a compact state carries of data/
 HYPER = ("emb", "conv", "kernel", "dilations", "lstm", "lstm_layers", "dropout", "window", "batch", "lr", "spaced",
-         "steps", "min_count", "hard")  # the options that a resumed run takes from its state
+         "steps", "min_count", "hard", "starts")  # the options that a resumed run takes from its state
 
 
 class WindowSampler:
-    """Random fixed-length windows from weighted sources, with optional given-space spans."""
+    """Random fixed-length windows from weighted sources, with optional given-space spans; a share ``starts`` of
+    them begins at a sentence's start (after a grapheme with one of ``sentence_bits``), where a source has one."""
 
-    def __init__(self, streams, weights, window, space_bit, spaced, rng):
+    def __init__(self, streams, weights, window, space_bit, spaced, rng, starts=0.0, sentence_bits=0):
         self.streams, self.window, self.space_bit, self.spaced, self.rng = streams, window, space_bit, spaced, rng
         w = np.asarray(weights, dtype=float)
         self.p = w / w.sum()
+        self.starts = starts if sentence_bits else 0.0
+        self.sentence_starts = [np.flatnonzero(cls[:-window - 1] & sentence_bits) + 1 if self.starts else None
+                                for _, cls in streams]
 
     def batch(self, size):
         T = self.window
         src = self.rng.choice(len(self.streams), size=size, p=self.p)
         x = np.empty((size, T), np.int32)
         y = np.empty((size, T), np.int32)
+        at_start = self.rng.random(size) < self.starts if self.starts else np.zeros(size, bool)
         for k, s in enumerate(src):
             ids, cls = self.streams[s]
-            o = self.rng.integers(0, len(ids) - T)
+            starts = self.sentence_starts[s]
+            if at_start[k] and starts is not None and len(starts):
+                o = starts[self.rng.integers(0, len(starts))]
+            else:
+                o = self.rng.integers(0, len(ids) - T)
             x[k], y[k] = ids[o:o + T], cls[o:o + T]
         states = np.full((size, T), UNKNOWN, np.int32)
         if self.space_bit and self.spaced:
@@ -185,6 +197,8 @@ def train(args) -> Path:
     hyper = state["hyper"]
     if args.set_window:
         hyper["window"] = args.set_window
+    if args.starts is not None:  # a resumed run keeps its own share unless given one
+        hyper["starts"] = args.starts
     hard = hyper.get("hard", 1.0)  # a resumed run keeps its own
     teacher = teacher_of(args, hard, meta, pack)
     dev_x, dev_y = dev_windows(np.load(data_dir / "dev_ids.npy"), np.load(data_dir / "dev_cls.npy"),
@@ -193,7 +207,8 @@ def train(args) -> Path:
         dev_y = one_hot(dev_y, pack.n_classes)  # gold, so that the val loss stays comparable across runs
     rng = rng_of(state, args.seed)
     sampler = WindowSampler(streams, [s["weight"] for s in meta["sources"]], hyper["window"], pack.bit("SPACE"),
-                            hyper["spaced"], rng)
+                            hyper["spaced"], rng, hyper.get("starts") or 0.0,
+                            sum(pack.bit(m) for m in pack.sentence_marks))
 
     def batches():
         while True:
@@ -225,6 +240,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--threads", type=int, default=0, help="TensorFlow threads (0 = all cores)")
     p.add_argument("--set-lr", type=float, help="when resuming, continue at this learning rate (a manual decay stage)")
+    p.add_argument("--starts", type=float, help="share of the training windows that begin at a sentence's start "
+                   "(default 0; a resumed run keeps its own unless given)")
     p.add_argument("--set-window", type=int, help="when resuming, train on windows of this many graphemes from now "
                    "on (the dev windows keep --window, so that the val loss stays comparable)")
     p.add_argument("--emb", type=int, default=64)
