@@ -12,7 +12,7 @@
 ``charrestore bench`` is the quick version (Table 5 or the user's text, same median timer).
 Engines run interleaved in one process, so rows compare with each other on the same (possibly busy) machine.
 The long documents are dev text when ../shared is there (en: TED dev; ja: JaQuAD dev; gu: held-out articles; ko:
-Korean Wikipedia dev; de, ru, es, th: their dev files), else the fixture texts. ``graphemes_per_char`` converts the
+Korean Wikipedia dev; de, ru, es, th, fr: their dev files; zh: Wikipedia dev), else the fixture texts. ``graphemes_per_char`` converts the
 chars/s to graphemes/s (the char model's step: a Thai or Gujarati grapheme is often two or three characters).
 
     python scripts/bench.py [--lang en] [--engines char pipeline] [--out reports/bench_en.md]
@@ -35,7 +35,8 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 DEV_TEXT = {"en": (CORPORA / "en" / "ted_dev.tsv", 0), "ja": (CORPORA / "ja" / "jaquad_wiki_paragraphs_dev.tsv", 0),
             "gu": (CORPORA / "gu" / "gu_wiki_train.tsv", 50), "ko": (CORPORA / "ko" / "kowiki_dev.tsv.xz", 0),
             "de": (CORPORA / "de" / "de_bundestag_dev.tsv.xz", 0), "ru": (CORPORA / "ru" / "ruslit_prose_dev.tsv.xz", 0),
-            "es": (CORPORA / "es" / "es_congreso_dev.tsv.xz", 0), "th": (CORPORA / "th" / "thaigov_dev.tsv.xz", 0)}
+            "es": (CORPORA / "es" / "es_congreso_dev.tsv.xz", 0), "th": (CORPORA / "th" / "thaigov_dev.tsv.xz", 0),
+            "fr": (CORPORA / "fr" / "eltec_novels_dev.tsv.xz", 0), "zh": (CORPORA / "zh" / "wiki_dev.tsv.xz", 0)}
 _PEAK_RSS = "next(int(l.split()[1]) / 1024 for l in open('/proc/self/status') if l.startswith('VmHWM'))"
 
 

@@ -73,7 +73,8 @@ case $lang in
       evals=("kowiki_dev --dev ${dev[0]}" "boddari_dev --dev ${dev[1]}" "petitions_dev --dev ${dev[2]}") ;;
   zh) corpus=("$C/zh/law_train.tsv.xz@0.45" "$C/zh/wiki_train.tsv.xz@0.35" "$C/zh/dialogue_train.tsv.xz@0.2")
       dev=("$C/zh/law_dev.tsv.xz" "$C/zh/wiki_dev.tsv.xz" "$C/zh/dialogue_dev.tsv.xz")
-      data=(--dev "${dev[@]}"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "${dev[@]}")
+      # decoding is tuned on wiki and dialogue (law, 85% of the dev text, pulled "。" down to 0.34 on wiki)
+      data=(--dev "${dev[@]}"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "${dev[@]:1}")
       evals=("law_dev --dev ${dev[0]}" "wiki_dev --dev ${dev[1]}" "dialogue_dev --dev ${dev[2]}") ;;
   th) corpus=("$C/th/thaigov_train.tsv.xz"); dev=$C/th/thaigov_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("thaigov_dev --dev $dev") ;;
