@@ -142,11 +142,11 @@ def test_detect_command_json_gives_the_top_three(capsysbinary):
 
 
 def test_detect_command_answers_among_the_installed_packs_by_default(capsysbinary):
-    """French has a pack but no model yet: a French line goes to an installed pack, never to fr."""
+    """Vietnamese has a pack but no char model yet: a Vietnamese line goes to an installed pack, never to vi."""
     from charrestore.auto import installed
 
-    assert "fr" not in installed()
-    assert cli(["detect", "quelleheureestilmaintenant"]) == 0
+    assert "vi" not in installed() and "fr" in installed()
+    assert cli(["detect", "bâygiờlàmấygiờrồi"]) == 0
     assert capsysbinary.readouterr().out.decode().strip() in installed()
 
 
