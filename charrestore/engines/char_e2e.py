@@ -230,11 +230,12 @@ class CharEngine(Engine):
                 # where the model gives the input's marks almost no chance ("opina?" read as "opina"), the classes
                 # with those marks say nothing of the case ("opinA?"): the case is then the model's own choice
                 allowed = self.class_marks == marks[at, None]
-                p = np.exp((scores[at] - scores[at].max(-1, keepdims=True)).astype(np.float64))
-                has = (np.arange(self.pack.n_classes) & self.caps_bit) != 0
-                caps = np.where(p[:, has].sum(-1) > p[:, ~has].sum(-1), self.caps_bit, 0)
-                unexpected = ((p * allowed).sum(-1) < UNEXPECTED * p.sum(-1)) & (self.caps_bit != 0)
-                allowed[unexpected] &= (has[None, :] == (caps[unexpected, None] != 0))
+                if self.caps_bit:
+                    p = np.exp((scores[at] - scores[at].max(-1, keepdims=True)).astype(np.float64))
+                    has = (np.arange(self.pack.n_classes) & self.caps_bit) != 0
+                    unexpected = (p * allowed).sum(-1) < UNEXPECTED * p.sum(-1)
+                    caps = p[unexpected][:, has].sum(-1) > p[unexpected][:, ~has].sum(-1)
+                    allowed[unexpected] &= has[None, :] == caps[:, None]
                 scores[at] += np.where(allowed, 0.0, -np.inf)
         if at_end and end_mark:
             best = int(scores[-1].argmax())

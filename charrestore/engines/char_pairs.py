@@ -46,9 +46,8 @@ class Pairing:
         for k, ((open_bit, _), options) in enumerate(zip(self.pairs, self.close_options)):
             out[k, 0] = scores[rows, cls ^ open_bit] - now
             alt = options[cls]
-            pick = scores[rows[:, None], alt].argmax(-1)
-            out[k, 2] = alt[rows, pick]
-            out[k, 1] = scores[rows, out[k, 2].astype(np.int64)] - now
+            best = alt[rows, scores[rows[:, None], alt].argmax(-1)]
+            out[k, 1], out[k, 2] = scores[rows, best] - now, best
         return out
 
     def resolve(self, cls: np.ndarray, gains: np.ndarray, bonus: float = 0.0) -> np.ndarray:
