@@ -7,6 +7,12 @@ is the export's last step until the export does it itself):
     charrestore export char --run runs/char-en --lang en --out models/en
     python scripts/dequantize_models.py models/en/char.onnx
 
+The int8 activations path also holds the weights to 7 bits (``seven_bit_weights``: VPMADDUBSW on CPUs without VNNI
+saturates u8 x s8 pairs of full 8-bit weights, so results would depend on the machine and differ from the page's);
+``--seven-bits`` does only that, to models rewritten before it existed:
+
+    python scripts/dequantize_models.py models/*/char.onnx --seven-bits
+
 Each model is rewritten in place (or under ``--out-dir DIR/<lang>/``) by ``charrestore.training.dequantize``:
 the graph runs as a Loop over the windows of its batch (a batch of one each, padding stripped for the token
 model), so neither an activation scale nor a row of any GEMM depends on another window or on the thread count.
@@ -29,9 +35,10 @@ from pathlib import Path
 import numpy as np
 
 from charrestore.cards import write_card
-from charrestore.training.dequantize import DequantizeError, dequantize_model, loop_over_windows
+from charrestore.training.dequantize import DequantizeError, dequantize_model, loop_over_windows, seven_bit_weights
 
-QUANTIZATION_INT8 = ("int8 weights, int8 activations quantized per window (batch-independent): {before}; one window "
+QUANTIZATION_INT8 = ("int8 weights held to 7 bits (|w| <= 64: the integer GEMMs are exact on every CPU kernel and in "
+                     "WebAssembly), int8 activations quantized per window (batch-independent): {before}; one window "
                      "per Loop iteration by scripts/dequantize_models.py, so the dynamic activation "
                      "scale is taken over that window alone (never over its batch)")
 QUANTIZATION = ("int8 weights, float activations (batch-independent): {before}; rewritten by "
@@ -77,6 +84,8 @@ def rewrite(model_path: Path, out_dir: Path | None, command: str, int8_activatio
         raise DequantizeError(f"{model_path}: already rewritten (it runs one window per Loop iteration)")
     if not int8_activations:
         dequantize_model(model)
+    else:
+        seven_bit_weights(model)
     loop_over_windows(model, strip_padding="ids" if card.get("kind", "").startswith("token") else None)
     model.producer_name = "charrestore.dequantize"
     onnx.checker.check_model(model, full_check=True)
@@ -95,6 +104,30 @@ def rewrite(model_path: Path, out_dir: Path | None, command: str, int8_activatio
     return dst
 
 
+def seven_bits(model_path: Path, command: str) -> int:
+    """A model already rewritten (one window per Loop iteration, int8 activations): its weights requantized to
+    7 bits in place, the card updated (quantization, command, logits against the 8-bit weights, sha256)."""
+    import onnx
+
+    card_path = model_path.with_suffix(".json")
+    card = json.loads(card_path.read_text(encoding="utf-8"))
+    model = onnx.load(str(model_path))
+    changed = seven_bit_weights(model)
+    if not changed:
+        return 0
+    tmp = model_path.with_suffix(".tmp.onnx")
+    onnx.save(model, str(tmp))
+    checks = compare(model_path, tmp, card)
+    tmp.replace(model_path)
+    card["quantization"] = card["quantization"].replace(
+        "int8 weights, int8 activations", "int8 weights held to 7 bits (|w| <= 64: the integer GEMMs are exact on "
+        "every CPU kernel and in WebAssembly), int8 activations", 1)
+    card["seven_bit_command"] = command
+    card.setdefault("export_checks", {})["seven_bit_vs_eight_bit_weights_random_windows"] = checks
+    write_card(card_path, card)
+    return changed
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0], allow_abbrev=False)
     p.add_argument("models", nargs="+", type=Path, help="models/<lang>/<name>.onnx (its card beside it)")
@@ -103,10 +136,19 @@ def main(argv=None) -> int:
                    help="int8 weights, float activations (DequantizeLinear + float MatMul/LSTM): as deterministic, "
                         "as accurate on dev, but 1.5-2.5x slower (ORT's float LSTM); default: int8 activations "
                         "quantized per window")
+    p.add_argument("--seven-bits", action="store_true",
+                   help="for models already rewritten: only hold their int8 weights to 7 bits (a new export gets "
+                        "that in the rewrite)")
     args = p.parse_args(argv)
     command = "python scripts/dequantize_models.py " + " ".join(str(m) for m in args.models) + (
-        " --float-activations" if args.float_activations else "")
+        " --float-activations" if args.float_activations else "") + (" --seven-bits" if args.seven_bits else "")
     for path in args.models:
+        if args.seven_bits:
+            checks = (seven_bits(path, command)
+                      and json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))["export_checks"][
+                          "seven_bit_vs_eight_bit_weights_random_windows"])
+            print(f"{path}: {'7-bit weights; vs 8-bit on random windows: ' + str(checks) if checks else 'already 7-bit'}")
+            continue
         size = path.stat().st_size
         try:
             dst = rewrite(path, args.out_dir, command, not args.float_activations)

@@ -11,7 +11,7 @@ the Brown news documents held out as dev (1 in 5), each de-spaced and spaced (``
 dialogue turns and questions; gu Wikipedia paragraphs of the held-out articles (number % 50 == 0), de-spaced and
 spaced. An input is its reference with the pack's marks, spaces (de-spaced) and case taken off.
 
-    python scripts/web_parity.py [--lines 400] [--out reports/web_parity.json]
+    python scripts/web_parity.py [--lines 400] [--langs en ja gu] [--out reports/web_parity.json]
 """
 
 from __future__ import annotations
@@ -154,11 +154,12 @@ def agreement(lang: str, expected: list[str], got: list[str]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=400, help="lines per source and form (a fixed random sample)")
+    parser.add_argument("--langs", nargs="+", default=["en", "ja", "gu"], choices=["en", "ja", "gu"])
     parser.add_argument("--out", default=str(ROOT / "reports" / "web_parity.json"))
     args = parser.parse_args()
     rows = []
     with WebPage() as web:
-        for lang in ("en", "ja", "gu"):
+        for lang in args.langs:
             pack = load_pack(lang)
             python = Restorer(lang=lang, engine="char")
             for source, refs in references(lang).items():
@@ -181,7 +182,7 @@ def main() -> None:
                           f"worst line {row['worst_line_graphemes_off']}", flush=True)
         assert not web.off_loopback, web.off_loopback
     report = {"what": "offline page (web/, onnxruntime-web wasm, 1 thread) vs Python char engine, same inputs",
-              "command": f"python scripts/web_parity.py --lines {args.lines}", "rows": rows}
+              "command": f"python scripts/web_parity.py --lines {args.lines} --langs {' '.join(args.langs)}", "rows": rows}
     Path(args.out).write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

@@ -141,11 +141,23 @@ def test_detect_command_json_gives_the_top_three(capsysbinary):
     assert row["candidates"][0]["lang"] == "de" and len(row["candidates"]) == 3
 
 
-def test_detect_command_answers_among_the_installed_packs_by_default(capsysbinary):
-    """Vietnamese has a pack but no char model yet: a Vietnamese line goes to an installed pack, never to vi."""
+def test_detect_command_answers_among_the_installed_packs_by_default(capsysbinary, tmp_path, monkeypatch):
+    """A pack whose model is still in training is no candidate: in a data root where vi's char model is missing
+    (its NB counts stay), a Vietnamese line goes to an installed pack, never to vi."""
     from charrestore.auto import installed
+    from charrestore.paths import data_root
 
-    assert "vi" not in installed() and "fr" in installed()
+    shipped = data_root()
+    (tmp_path / "languages").symlink_to(shipped / "languages")
+    for folder in (shipped / "models").iterdir():
+        if folder.name != "vi":
+            (tmp_path / "models").mkdir(exist_ok=True)
+            (tmp_path / "models" / folder.name).symlink_to(folder)
+    (tmp_path / "models" / "vi").mkdir()
+    for f in (shipped / "models" / "vi").glob("nb.*"):
+        (tmp_path / "models" / "vi" / f.name).symlink_to(f)
+    monkeypatch.setenv("CHARRESTORE_DATA", str(tmp_path))
+    assert "vi" not in installed() and "fr" in installed() and "vi" in installed("nb")
     assert cli(["detect", "bâygiờlàmấygiờrồi"]) == 0
     assert capsysbinary.readouterr().out.decode().strip() in installed()
 

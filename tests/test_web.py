@@ -20,24 +20,20 @@ import pytest
 from charrestore import Restorer, load_pack
 from charrestore.codec import parse, render, strip_features
 from charrestore.packs import SPACE
-from charrestore.runtime import int8_kernels
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 CASES = json.loads((ROOT / "tests" / "golden" / "golden.json").read_text(encoding="utf-8"))["cases"]
 TEXT = ROOT / "tests" / "fixtures" / "text"
 FIXTURES = {"en": ["en.txt", "nb_en.txt"], "ja": ["ja.txt"], "gu": ["gu.txt"], "de": ["de.txt"], "ru": ["ru.txt"],
-            "ko": ["ko.txt"], "es": ["es.txt"], "th": ["th.txt"], "fr": ["fr.txt"], "zh": ["zh.txt"]}
+            "ko": ["ko.txt"], "es": ["es.txt"], "th": ["th.txt"], "fr": ["fr.txt"], "zh": ["zh.txt"], "vi": ["vi.txt"]}
 # Equal lines per form, and per language at least GRAPHEMES of the grapheme decisions equal, no line off by more than
-# WORST: issue 52's bars for en, ja and gu, measured where ONNX Runtime picks its AVX-512 int8 kernels. Its AVX2
-# kernels round differently again, further from wasm's: on an AVX2-only CPU `python scripts/web_parity.py --lines 100`
-# gave en lines 89-97% equal, graphemes 99.95-99.99%, worst line 3 (docs/results.md, issue 52).
-AVX512 = "avx512" in int8_kernels()
+# WORST: issue 52's bars for en, ja and gu, on every CPU. The char models hold their int8 weights to 7 bits, so ONNX
+# Runtime's integer GEMMs are exact on every kernel (VPMADDUBSW saturated with 8-bit weights on CPUs without VNNI:
+# there en matched on 89% of lines); what still differs is float rounding around the GEMMs (docs/web.md).
 BARS = {"en": 0.95, "ja": 0.99, "gu": 0.99, "de": 0.95, "ru": 0.95, "ko": 0.95, "es": 0.95, "th": 0.95, "fr": 0.95,
-        "zh": 0.99} if AVX512 \
-    else {"en": 0.85, "ja": 0.95, "gu": 0.95, "de": 0.85, "ru": 0.85, "ko": 0.85, "es": 0.85, "th": 0.85, "fr": 0.85,
-          "zh": 0.95}
-GRAPHEMES, WORST = (0.9995, 2) if AVX512 else (0.999, 3)
+        "zh": 0.99, "vi": 0.95}
+GRAPHEMES, WORST = 0.9995, 2
 
 
 class _Quiet(SimpleHTTPRequestHandler):

@@ -7,7 +7,7 @@ import { Restorer, useCompressedWasm } from "./index.js";
 // the packs with a char model (tests/test_web.py holds this list to the shipped models)
 const LANGS = {
   en: "English", de: "German", es: "Spanish", fr: "French", ru: "Russian", ko: "Korean", ja: "Japanese", zh: "Chinese",
-  th: "Thai", gu: "Gujarati",
+  vi: "Vietnamese", th: "Thai", gu: "Gujarati",
 };
 const SAMPLES = {
   en: "good morning everyone and thank you for coming today i want to talk about how we read captions",
@@ -18,6 +18,7 @@ const SAMPLES = {
   ko: "오늘날씨가정말좋네요같이산책하러갈까요",
   ja: "今日は雨が降っていますか明日は晴れるでしょうそれでは失礼します",
   zh: "今天天气很好我们一起去公园散步吧你明天有空吗",
+  vi: "hà nội là thủ đô của việt nam thành phố có hơn tám triệu dân bạn đã đến đó bao giờ chưa",
   th: "นายกรัฐมนตรีเดินทางไปจังหวัดเชียงใหม่เพื่อติดตามการแก้ไขปัญหาน้ำท่วมในวันนี้",
   gu: "ગુજરાત ભારત દેશનું એક રાજ્ય છે તેની રાજધાની ગાંધીનગર છે",
 };
