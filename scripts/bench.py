@@ -36,7 +36,8 @@ DEV_TEXT = {"en": (CORPORA / "en" / "ted_dev.tsv", 0), "ja": (CORPORA / "ja" / "
             "gu": (CORPORA / "gu" / "gu_wiki_train.tsv", 50), "ko": (CORPORA / "ko" / "kowiki_dev.tsv.xz", 0),
             "de": (CORPORA / "de" / "de_bundestag_dev.tsv.xz", 0), "ru": (CORPORA / "ru" / "ruslit_prose_dev.tsv.xz", 0),
             "es": (CORPORA / "es" / "es_congreso_dev.tsv.xz", 0), "th": (CORPORA / "th" / "thaigov_dev.tsv.xz", 0),
-            "fr": (CORPORA / "fr" / "eltec_novels_dev.tsv.xz", 0), "zh": (CORPORA / "zh" / "wiki_dev.tsv.xz", 0)}
+            "fr": (CORPORA / "fr" / "eltec_novels_dev.tsv.xz", 0), "zh": (CORPORA / "zh" / "wiki_dev.tsv.xz", 0),
+            "vi": (CORPORA / "vi" / "viwiki_dev.tsv.xz", 0)}
 _PEAK_RSS = "next(int(l.split()[1]) / 1024 for l in open('/proc/self/status') if l.startswith('VmHWM'))"
 
 

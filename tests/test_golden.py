@@ -28,7 +28,7 @@ for case in CASES:
 
 def test_golden_covers_every_pack_engine_and_input_kind():
     assert len(CASES) >= 200
-    assert {c["lang"] for c in CASES} >= {"en", "ja", "gu", "ko", "de", "ru", "es", "th", "fr", "zh"}
+    assert {c["lang"] for c in CASES} >= {"en", "ja", "gu", "ko", "de", "ru", "es", "th", "fr", "zh", "vi"}
     assert {c["engine"] for c in CASES} == {"char", "pipeline"}
     assert any(" " not in c["input"] and len(c["input"]) > 20 for c in CASES)
 

@@ -124,7 +124,7 @@ def agreement(lang, expected, got):
     return equal_lines, graphemes, equal, worst
 
 
-@pytest.mark.parametrize("lang", ["en", "ja", "gu", "de", "ru", "ko", "es", "th", "fr", "zh"])
+@pytest.mark.parametrize("lang", ["en", "ja", "gu", "de", "ru", "ko", "es", "th", "fr", "zh", "vi"])
 def test_the_page_restores_as_the_python_char_engine(browser_page, lang):
     page, _, _, errors = browser_page
     python = {mode: Restorer(lang=lang, engine="char", spaces=mode) for mode in ("auto", "keep", "restore")}
