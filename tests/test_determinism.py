@@ -80,8 +80,8 @@ def test_seven_bit_weights_make_the_integer_gemm_exact_on_every_kernel():
     saturate: with the weights held to 7 bits, ORT's result is the exact integer product, and the dequantized
     weights stay within half a (new) step of the old ones."""
     import onnxruntime as ort
-    from onnx import numpy_helper
 
+    numpy_helper = pytest.importorskip("onnx.numpy_helper", reason="onnx comes with the [train] extra")
     from charrestore.training.dequantize import SEVEN_BITS, seven_bit_weights
 
     rng = np.random.default_rng(52)
@@ -106,8 +106,7 @@ def test_seven_bit_weights_make_the_integer_gemm_exact_on_every_kernel():
 @pytest.mark.parametrize("lang", sorted(p.parent.name for p in (Path(__file__).resolve().parent.parent / "models")
                                         .glob("*/char.onnx")))
 def test_shipped_char_models_hold_their_weights_to_seven_bits(lang):
-    import onnx
-
+    onnx = pytest.importorskip("onnx", reason="onnx comes with the [train] extra")
     from charrestore.training.dequantize import seven_bit_weights
 
     model = onnx.load(str(Path(__file__).resolve().parent.parent / "models" / lang / "char.onnx"))
