@@ -104,17 +104,17 @@ def rewrite(model_path: Path, out_dir: Path | None, command: str, int8_activatio
     return dst
 
 
-def seven_bits(model_path: Path, command: str) -> int:
+def seven_bits(model_path: Path, command: str) -> dict | None:
     """A model already rewritten (one window per Loop iteration, int8 activations): its weights requantized to
-    7 bits in place, the card updated (quantization, command, logits against the 8-bit weights, sha256)."""
+    7 bits in place, the card updated (quantization, command, logits against the 8-bit weights, sha256).
+    Returns that logit comparison, or None when the weights were 7-bit already."""
     import onnx
 
     card_path = model_path.with_suffix(".json")
     card = json.loads(card_path.read_text(encoding="utf-8"))
     model = onnx.load(str(model_path))
-    changed = seven_bit_weights(model)
-    if not changed:
-        return 0
+    if not seven_bit_weights(model):
+        return None
     tmp = model_path.with_suffix(".tmp.onnx")
     onnx.save(model, str(tmp))
     checks = compare(model_path, tmp, card)
@@ -125,7 +125,7 @@ def seven_bits(model_path: Path, command: str) -> int:
     card["seven_bit_command"] = command
     card.setdefault("export_checks", {})["seven_bit_vs_eight_bit_weights_random_windows"] = checks
     write_card(card_path, card)
-    return changed
+    return checks
 
 
 def main(argv=None) -> int:
@@ -144,10 +144,8 @@ def main(argv=None) -> int:
         " --float-activations" if args.float_activations else "") + (" --seven-bits" if args.seven_bits else "")
     for path in args.models:
         if args.seven_bits:
-            checks = (seven_bits(path, command)
-                      and json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))["export_checks"][
-                          "seven_bit_vs_eight_bit_weights_random_windows"])
-            print(f"{path}: {'7-bit weights; vs 8-bit on random windows: ' + str(checks) if checks else 'already 7-bit'}")
+            checks = seven_bits(path, command)
+            print(f"{path}: " + (f"7-bit weights; vs 8-bit on random windows: {checks}" if checks else "already 7-bit"))
             continue
         size = path.stat().st_size
         try:
