@@ -37,8 +37,10 @@ import numpy as np
 from charrestore.cards import write_card
 from charrestore.training.dequantize import DequantizeError, dequantize_model, loop_over_windows, seven_bit_weights
 
-QUANTIZATION_INT8 = ("int8 weights held to 7 bits (|w| <= 64: the integer GEMMs are exact on every CPU kernel and in "
-                     "WebAssembly), int8 activations quantized per window (batch-independent): {before}; one window "
+SEVEN_BIT_WEIGHTS = ("int8 weights held to 7 bits (|w| <= 64: the integer GEMMs are exact on every CPU kernel and in "
+                     "WebAssembly)")
+QUANTIZATION_INT8 = (SEVEN_BIT_WEIGHTS + ", int8 activations quantized per window (batch-independent): {before}; "
+                     "one window "
                      "per Loop iteration by scripts/dequantize_models.py, so the dynamic activation "
                      "scale is taken over that window alone (never over its batch)")
 QUANTIZATION = ("int8 weights, float activations (batch-independent): {before}; rewritten by "
@@ -119,9 +121,8 @@ def seven_bits(model_path: Path, command: str) -> dict | None:
     onnx.save(model, str(tmp))
     checks = compare(model_path, tmp, card)
     tmp.replace(model_path)
-    card["quantization"] = card["quantization"].replace(
-        "int8 weights, int8 activations", "int8 weights held to 7 bits (|w| <= 64: the integer GEMMs are exact on "
-        "every CPU kernel and in WebAssembly), int8 activations", 1)
+    card["quantization"] = card["quantization"].replace("int8 weights, int8 activations",
+                                                        SEVEN_BIT_WEIGHTS + ", int8 activations", 1)
     card["seven_bit_command"] = command
     card.setdefault("export_checks", {})["seven_bit_vs_eight_bit_weights_random_windows"] = checks
     write_card(card_path, card)
@@ -143,12 +144,13 @@ def main(argv=None) -> int:
     command = "python scripts/dequantize_models.py " + " ".join(str(m) for m in args.models) + (
         " --float-activations" if args.float_activations else "") + (" --seven-bits" if args.seven_bits else "")
     for path in args.models:
-        if args.seven_bits:
-            checks = seven_bits(path, command)
-            print(f"{path}: " + (f"7-bit weights; vs 8-bit on random windows: {checks}" if checks else "already 7-bit"))
-            continue
         size = path.stat().st_size
         try:
+            if args.seven_bits:
+                checks = seven_bits(path, command)
+                print(f"{path}: " + (f"7-bit weights; vs 8-bit on random windows: {checks}" if checks
+                                     else "already 7-bit"))
+                continue
             dst = rewrite(path, args.out_dir, command, not args.float_activations)
         except DequantizeError as exc:
             print(f"dequantize_models: {exc}", file=sys.stderr)
