@@ -40,8 +40,7 @@ from charrestore.training.dequantize import DequantizeError, dequantize_model, l
 SEVEN_BIT_WEIGHTS = ("int8 weights held to 7 bits (|w| <= 64: the integer GEMMs are exact on every CPU kernel and in "
                      "WebAssembly)")
 QUANTIZATION_INT8 = (SEVEN_BIT_WEIGHTS + ", int8 activations quantized per window (batch-independent): {before}; "
-                     "one window "
-                     "per Loop iteration by scripts/dequantize_models.py, so the dynamic activation "
+                     "one window per Loop iteration by scripts/dequantize_models.py, so the dynamic activation "
                      "scale is taken over that window alone (never over its batch)")
 QUANTIZATION = ("int8 weights, float activations (batch-independent): {before}; rewritten by "
                 "scripts/dequantize_models.py --float-activations (DynamicQuantizeLinear+MatMulInteger -> MatMul on "
