@@ -4,6 +4,8 @@ The fixture models are barely trained: these tests check what must hold for ANY 
 spaces kept, determinism, robustness), never what a good model would output.
 """
 
+import functools
+import json
 import os
 import shutil
 import subprocess
@@ -309,3 +311,46 @@ def test_restored_spaces_favour_the_input_spaces_by_the_card_bonus():
     both = engine.configured(given_space=50.0, given_join=50.0)
     assert boundaries(both.restore([text], "restore")[0]) == boundaries(text)
     assert both.restore([unspaced], "restore")[0] == plain  # no space given: no join either
+
+
+@pytest.fixture(scope="module")
+def soft_nb_models(models_with_nb, tmp_path_factory):
+    """models_with_nb, with the card's NB spaces soft: a function of (nb_space, nb_join) to a models folder."""
+    @functools.lru_cache(maxsize=None)
+    def make(space, join):
+        root = tmp_path_factory.mktemp("soft")
+        shutil.copytree(models_with_nb / "en", root / "en")
+        card = json.loads((root / "en" / "char.json").read_text(encoding="utf-8"))
+        (root / "en" / "char.json").write_text(json.dumps({**card, "nb_space": space, "nb_join": join}),
+                                               encoding="utf-8")
+        return str(root)
+    return make
+
+
+SENTENCES = ["thesegmenterisobviouslybelievingthetest", "butwhataretherisksiamnottechnical",
+             "visit#0Aorwww.example.comnow", "great!!!seeyou😀tomorrow"]
+
+
+def test_soft_nb_spaces_lie_between_the_models_own_and_nbs(models_with_nb, soft_nb_models):
+    """The card's ``nb_space``/``nb_join`` make NB's spaces evidence: with none the spaces are the model's own,
+    with overwhelming evidence they are NB's, as when enforced."""
+    def run(models, segmenter):
+        r = Restorer(lang="en", engine="char", spaces="restore", segmenter=segmenter, models_dir=models)
+        return [r(s) for s in SENTENCES]
+
+    own, enforced = run(str(models_with_nb), "none"), run(str(models_with_nb), "nb")
+    assert own != enforced
+    assert run(soft_nb_models(0.0, 0.0), "nb") == own
+    assert run(soft_nb_models(1e4, 1e4), "nb") == enforced
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(any_text, texty))
+@example(text="#0A")
+def test_soft_nb_spaces_lose_nothing(soft_nb_models, text):
+    pack = load_pack("en")
+    models = soft_nb_models(1.5, 1.5)
+    out = Restorer(lang="en", engine="char", spaces="restore", segmenter="nb", models_dir=models)(text)
+    assert base_text(out, pack) == base_text(text, pack)
+    if text == "#0A":
+        assert "#0A" in out

@@ -275,6 +275,30 @@ def test_pair_bonus_is_tuned_where_the_two_ends_of_questions_disagree(data_root)
     ref_cls, encoded = unspaced_docs(refs, es, engine)
     docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
     chosen, trials = tune_pair_bonus(engine, docs, ref_cls, merged_logits(engine, docs), {"?": 3.0}, math.inf,
-                                     False, [0.0, 50.0])
+                                     None, [0.0, 50.0])
     by_bonus = {t["pair_bonus"]: t for t in trials}
     assert chosen == 50.0 and by_bonus[50.0]["¿"] > by_bonus[0.0]["¿"] and by_bonus[50.0]["?"] > by_bonus[0.0]["?"]
+
+
+def test_soft_nb_spaces_span_own_and_enforced(data_root):
+    """``nb_space``/``nb_join``: NB's spaces as evidence. At no weight the decoding is the model's own spaces, at a
+    huge one it is NB's enforced spaces; the tuner keeps the best pair only where it beats both."""
+    import math
+
+    from charrestore.tuning.char import decode, feature_scores, merged_logits, tune_nb_soft
+    from charrestore.tuning.dev import unspaced_docs
+
+    engine = CharEngine.load(EN, data_root / "models", EngineOptions(segmenter="nb"))
+    refs = [" ".join(WORDS[p:] + WORDS[:p]) + "." for p in range(6)]
+    ref_cls, encoded = unspaced_docs(refs, EN, engine)
+    docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
+    logits = merged_logits(engine, docs)
+    own = feature_scores(EN, ref_cls, decode(engine, docs, logits, {}))
+    enforced = feature_scores(EN, ref_cls, decode(engine, docs, logits, {}, nb=True))
+    chosen, states, trials = tune_nb_soft(engine, docs, ref_cls, logits, {}, [0.0, 1e4], [0.0, 1e4], -1.0)
+    by = {(t["nb_space"], t["nb_join"]): t for t in trials}
+    assert by[0.0, 0.0]["SPACE"] == own["SPACE"] and by[1e4, 1e4]["SPACE"] == enforced["SPACE"]
+    assert own["SPACE"] != enforced["SPACE"]  # the fixture's NB knows these words, the barely trained model not
+    assert by[chosen["nb_space"], chosen["nb_join"]]["ALL"] == max(t["ALL"] for t in trials)
+    assert len(states) == len(docs) and tune_nb_soft(engine, docs, ref_cls, logits, {}, [0.0], [0.0], 1.0)[0] is None
+    assert math.isinf(engine.settings.nb_space)  # the fixture card has none: enforced

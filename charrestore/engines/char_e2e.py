@@ -20,7 +20,8 @@ from ..codec import spans_with
 from ..packs import CAPS, SPACE, LanguagePack
 from .base import Engine, EngineOptions
 from .char_pairs import Pairing
-from .char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
+from .char_input import (GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE, UNKNOWN, grapheme_ids,
+                         input_ids)
 from .char_symbols import Unread
 from .symbols import Symbols
 
@@ -39,13 +40,24 @@ class CharSettings:
     given_space: float = 0.0  # restored spaces in spaced input: logit bonus of a space where the input has one
     given_join: float = 0.0  # ... and the cost of a space where it has none (both 0: the input's spaces ignored)
     pair_bonus: float = 0.0  # paired marks (char_pairs.py): what a sentence gains by taking both ends ("¿" … "?")
+    nb_space: float = math.inf  # NB spaces (nb_spaces): logit bonus of a space where the segmenter cuts (inf: enforced)
+    nb_join: float = math.inf  # ... and the cost of a space where it joins
+
+    @property
+    def soft_nb(self) -> bool:
+        """The NB segmenter's spaces are evidence the model may overrule, not constraints."""
+        return math.isfinite(self.nb_space) and math.isfinite(self.nb_join)
 
     @classmethod
     def from_card(cls, card: dict) -> "CharSettings":
-        penalty = card.get("capital_after_mark_penalty")
+        def number(key, default):  # None (JSON null) stands for inf
+            value = card.get(key, default)
+            return math.inf if value is None else float(value)
+
         return cls(card["window"], card["overlap"], card["cut"], dict(card.get("bias", {})),
-                   math.inf if penalty is None else float(penalty), float(card.get("given_space", 0.0)),
-                   float(card.get("given_join", 0.0)), float(card.get("pair_bonus", 0.0)))
+                   number("capital_after_mark_penalty", None), number("given_space", 0.0),
+                   number("given_join", 0.0), number("pair_bonus", 0.0), number("nb_space", None),
+                   number("nb_join", None))
 
 
 def class_bias(pack: LanguagePack, bias: dict[str, float]) -> np.ndarray:
@@ -70,11 +82,13 @@ def inside_digits(base: list[str]) -> np.ndarray:
     return np.concatenate([digit[:-1] & digit[1:], [False]]) if len(base) else digit
 
 
-def state_masks(pack: LanguagePack, given_space: float = 0.0, given_join: float = 0.0) -> np.ndarray:
+def state_masks(pack: LanguagePack, given_space: float = 0.0, given_join: float = 0.0,
+                nb_space: float = math.inf, nb_join: float = math.inf) -> np.ndarray:
     """[state, class] additive masks: kept spaces allow only classes whose SPACE bit agrees; where spaces are
     restored in spaced input, the classes with a space gain ``given_space`` at a space of the input (GIVEN_SPACE)
-    and lose ``given_join`` where it has none (GIVEN_JOIN)."""
-    masks = np.zeros((GIVEN_SPACE + 1, pack.n_classes), np.float32)
+    and lose ``given_join`` where it has none (GIVEN_JOIN); the NB segmenter's soft spaces likewise, by
+    ``nb_space`` and ``nb_join`` (NB_SPACE, NB_JOIN; inf: its spaces are enforced, never in these states)."""
+    masks = np.zeros((NB_SPACE + 1, pack.n_classes), np.float32)
     space_bit = pack.bit(SPACE)
     if space_bit:
         has = (np.arange(pack.n_classes) & space_bit) != 0
@@ -82,6 +96,9 @@ def state_masks(pack: LanguagePack, given_space: float = 0.0, given_join: float 
         masks[NO_SPACE, has] = -np.inf
         masks[GIVEN_SPACE, has] = given_space
         masks[GIVEN_JOIN, has] = -given_join
+        if math.isfinite(nb_space) and math.isfinite(nb_join):
+            masks[NB_SPACE, has] = nb_space
+            masks[NB_JOIN, has] = -nb_join
     return masks
 
 
@@ -148,7 +165,8 @@ class CharEngine(Engine):
 
     def _with_settings(self, settings: CharSettings) -> None:
         self.bias = class_bias(self.pack, settings.bias)
-        self.masks = state_masks(self.pack, settings.given_space, settings.given_join)
+        self.masks = state_masks(self.pack, settings.given_space, settings.given_join, settings.nb_space,
+                                 settings.nb_join)
 
     def window_logits(self, ids: np.ndarray):
         """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch."""
@@ -264,13 +282,16 @@ class CharEngine(Engine):
         return grapheme_ids(base, self.index), states, enforce
 
     def segmented(self, base: list[str], protected=((), ())) -> np.ndarray:
-        """The NB segmenter's spaces as states to enforce. The model still reads the unspaced input: its marks and
-        case stay as good as without the segmenter, and the spaces come from the (more accurate) word model."""
+        """The NB segmenter's spaces as states to decode with. The model still reads the unspaced input: its marks
+        and case stay as good as without the segmenter. The spaces come from the word model, enforced, or, where
+        the card tuned them soft (``nb_space``, ``nb_join``), as evidence the char model may overrule: each
+        model errs where the other rarely does (NB splits a rare word, the char model a long one)."""
         ends = np.cumsum([len(g) for g in base])
         cut = np.zeros(ends[-1] + 1, bool)
         cut[self.segmenter.cuts("".join(base), *protected)] = True
-        states = np.where(cut[ends], HAS_SPACE, NO_SPACE).astype(np.int32)
-        states[-1] = NO_SPACE
+        space, join = (NB_SPACE, NB_JOIN) if self.settings.soft_nb else (HAS_SPACE, NO_SPACE)
+        states = np.where(cut[ends], space, join).astype(np.int32)
+        states[-1] = join
         return states
 
     def sentence_case(self, base: list[str], cls: np.ndarray, marks: np.ndarray | None = None) -> np.ndarray:

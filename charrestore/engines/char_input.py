@@ -15,7 +15,14 @@ N_STATES = 3
 # Decoding only, never read by the model: where spaces are restored in spaced input, a space the input gives and
 # a gap between two graphemes that it joins. Evidence, not constraints: the classes with a space gain the card's
 # ``given_space`` at the one and lose its ``given_join`` at the other (spacing correction).
-GIVEN_JOIN, GIVEN_SPACE = 3, 4  # (in this order: a space anywhere in a stretch counts, as max() of the states)
+GIVEN_JOIN, GIVEN_SPACE = 3, 4
+# Decoding only as well: the NB segmenter's spaces and joins on unspaced input, as evidence the same way (the
+# card's ``nb_space`` and ``nb_join``) where the card tuned them soft, else enforced as HAS_SPACE and NO_SPACE.
+NB_JOIN, NB_SPACE = 5, 6
+# Where several states fall into one (a stretch of graphemes the model does not read), the one latest here wins:
+# a space anywhere counts, and a constraint outweighs evidence.
+BY_WEIGHT = np.array([UNKNOWN, GIVEN_JOIN, NB_JOIN, NO_SPACE, GIVEN_SPACE, NB_SPACE, HAS_SPACE], np.int32)
+WEIGHT = np.argsort(BY_WEIGHT).astype(np.int32)  # state -> its place in BY_WEIGHT
 
 
 def grapheme_ids(base: list[str], index: dict[str, int]) -> np.ndarray:

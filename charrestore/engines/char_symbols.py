@@ -22,7 +22,7 @@ import numpy as np
 
 from ..packs import SPACE, LanguagePack
 from ..spans import Protected
-from .char_input import HAS_SPACE, NO_SPACE
+from .char_input import BY_WEIGHT, HAS_SPACE, NO_SPACE, WEIGHT
 from .symbols import Symbols
 
 _OPENS = ("Ps", "Pi")  # an opening bracket or quote
@@ -113,9 +113,8 @@ class Unread:
 
     def states(self, states: np.ndarray, enforced: bool = False) -> np.ndarray:
         """Space states of the read graphemes: a space after any grapheme up to the next read one counts
-        (UNKNOWN < NO_SPACE < HAS_SPACE); with ``enforced``, unspaced text gets its gaps."""
-        out = np.maximum.reduceat(states, self.vis) if len(self.vis) else states[:0]
-        out = out.copy()
+        (the heaviest state of the stretch, char_input.BY_WEIGHT); with ``enforced``, unspaced text gets its gaps."""
+        out = BY_WEIGHT[np.maximum.reduceat(WEIGHT[states], self.vis)] if len(self.vis) else states[:0].copy()
         if enforced and self.gaps:
             out[self.gaps] = HAS_SPACE
         if len(out) and out[-1] == HAS_SPACE:  # the end of what the model reads: a run follows, after a space

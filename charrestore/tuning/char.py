@@ -2,6 +2,7 @@
 
 In order: window/overlap (the cheapest setting as good as the best), the cut, per-feature logit biases
 (coordinate ascent), whether the NB segmenter's spaces beat the model's own on unspaced input (``nb_spaces``),
+enforced or as evidence the model may overrule (``nb_space``, ``nb_join``),
 the cost of keeping a capital after a comma, what a sentence gains by taking both ends of a pair of marks
 (``pair_bonus``: es "¿" … "?"), and how far restored spaces follow the spaces and joins of spaced
 input (``given_space``, ``given_join``: spacing correction, tuned on the documents with their spaces damaged).
@@ -21,7 +22,7 @@ import numpy as np
 
 from ..engines.base import EngineOptions
 from ..engines.char_e2e import CharEngine, class_bias
-from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, UNKNOWN
+from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, UNKNOWN
 from ..packs import load_pack
 from .dev import load_dev, unspaced_docs
 from .record import card_path, update_card
@@ -112,14 +113,31 @@ def tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, spaces, join
     return {"given_space": best["given_space"], "given_join": best["given_join"]}, trials
 
 
-def tune_pair_bonus(engine, docs, ref_cls, logits, bias, penalty, nb, grid) -> tuple[float, list]:
+def tune_nb_soft(engine, docs, ref_cls, logits, bias, spaces, joins, to_beat) -> tuple[dict | None, list, list]:
+    """Whether the NB segmenter's spaces (``enforce`` of ``docs``) do better as evidence the model may overrule:
+    a bonus ``nb_space`` of a space where NB cuts, a cost ``nb_join`` where it joins. The best pair by ALL F (on a
+    tie the larger values, nearer to enforced) if it beats ``to_beat``, else None; the soft states; the grid."""
+    states = [np.where(e == HAS_SPACE, NB_SPACE, NB_JOIN).astype(np.int32) for _, _, e in docs]
+    trials = []
+    for v in spaces:
+        for j in joins:
+            trial = engine.configured(nb_space=v, nb_join=j)
+            trials.append({"nb_space": v, "nb_join": j,
+                           **feature_scores(engine.pack, ref_cls, decode(trial, docs, logits, bias, states=states))})
+            print(trials[-1], flush=True)
+    best = max(trials, key=lambda t: (t["ALL"], t["nb_space"], t["nb_join"]), default=None)
+    chosen = {"nb_space": best["nb_space"], "nb_join": best["nb_join"]} if best and best["ALL"] > to_beat else None
+    return chosen, states, trials
+
+
+def tune_pair_bonus(engine, docs, ref_cls, logits, bias, penalty, spaces, grid) -> tuple[float, list]:
     """What a sentence gains by taking both ends of the pack's paired marks (``pair_bonus``), by the mean F of
     the paired marks + 0.5 ALL; on a tie the smaller bonus."""
     marks = [m for pair in engine.pack.pairs.items() for m in pair]
     trials = []
     for v in grid:
-        s = feature_scores(engine.pack, ref_cls, decode(engine.configured(pair_bonus=v), docs, logits, bias, nb,
-                                                        penalty))
+        s = feature_scores(engine.pack, ref_cls, decode(engine.configured(pair_bonus=v), docs, logits, bias,
+                                                        penalty=penalty, states=spaces))
         trials.append({"pair_bonus": v, **s, "objective": sum(s[m] for m in marks) / len(marks) + 0.5 * s["ALL"]})
         print(trials[-1], flush=True)
     return max(trials, key=lambda t: (t["objective"], -t["pair_bonus"]))["pair_bonus"], trials
@@ -152,12 +170,13 @@ def tune_windows(engine, docs, ref_cls, windows, overlaps, tolerance) -> tuple[C
 
 
 def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, tolerance, penalties,
-         given_spaces=((0.0,), (0.0,)), damage=(0.5, 0.05), pair_bonuses=(0.0,)) -> dict:
-    """The tuned card keys (window, overlap, cut, bias, nb_spaces, capital_after_mark_penalty, pair_bonus,
-    given_space, given_join; ``given_spaces``: their two grids) and a
+         given_spaces=((0.0,), (0.0,)), damage=(0.5, 0.05), pair_bonuses=(0.0,), nb_soft=((), ())) -> dict:
+    """The tuned card keys (window, overlap, cut, bias, nb_spaces, nb_space, nb_join, capital_after_mark_penalty,
+    pair_bonus, given_space, given_join; ``given_spaces``, ``nb_soft``: grids of two of them each) and a
     ``tuning`` record of every grid, from the even-numbered ``refs``. ``engine`` holds the NB segmenter
     when the pack has one (its spaces are compared with the model's)."""
     pack = engine.pack
+    engine = engine.configured(nb_space=math.inf, nb_join=math.inf)  # NB's spaces enforced: the soft ones follow
     ref_cls, encoded = unspaced_docs(refs[0::2], pack, engine)
     docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
     print(f"tuning on {len(docs)} dev documents, {sum(len(d[0]) for d in docs)} graphemes", flush=True)
@@ -167,37 +186,44 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
     bias = tune_biases(engine, docs, ref_cls, logits, pack.features, biases)
     final = feature_scores(pack, ref_cls, decode(engine, docs, logits, bias))
     print("tuned on the even dev documents:", final, flush=True)
-    nb_spaces, nb_scores = False, None
+    spaces, nb_scores, soft, soft_grid = None, None, None, []  # spaces: the states decoded with (None: own)
     if engine.segmenter is not None:  # the model's spaces, or the NB segmenter's (marks and case still the model's)?
         nb_bias = tune_biases(engine, docs, ref_cls, logits, [f for f in pack.features if f != "SPACE"], biases,
                               nb=True)
         nb_scores = feature_scores(pack, ref_cls, decode(engine, docs, logits, nb_bias, nb=True))
         print("with NB spaces:", nb_scores, flush=True)
         if nb_scores["ALL"] > final["ALL"]:
-            nb_spaces, bias = True, {**nb_bias, "SPACE": bias["SPACE"]}
+            spaces, bias = [enforce for _, _, enforce in docs], {**nb_bias, "SPACE": bias["SPACE"]}
+        soft, soft_states, soft_grid = tune_nb_soft(engine, docs, ref_cls, logits, bias, *nb_soft,
+                                                    max(final["ALL"], nb_scores["ALL"]))
+        if soft:
+            spaces, engine = soft_states, engine.configured(**soft)
+    nb_spaces = spaces is not None
 
     penalty, penalty_grid = math.inf, []
     if engine.caps_bit and engine.space_bit and engine.other_marks:  # a capital after a comma: a name, or an error?
         for v in penalties:
-            s = feature_scores(pack, ref_cls, decode(engine, docs, logits, bias, nb=nb_spaces, penalty=v))
+            s = feature_scores(pack, ref_cls, decode(engine, docs, logits, bias, penalty=v, states=spaces))
             penalty_grid.append({"penalty": v if np.isfinite(v) else None, **s})  # None: every pair kept
             print(penalty_grid[-1], flush=True)
         penalty = max(penalty_grid, key=lambda g: g["ALL"])["penalty"]
         penalty = math.inf if penalty is None else penalty
     pair_bonus, pair_grid = 0.0, []
     if engine.pairing:
-        pair_bonus, pair_grid = tune_pair_bonus(engine, docs, ref_cls, logits, bias, penalty, nb_spaces, pair_bonuses)
+        pair_bonus, pair_grid = tune_pair_bonus(engine, docs, ref_cls, logits, bias, penalty, spaces, pair_bonuses)
         engine = engine.configured(pair_bonus=pair_bonus)
     given, given_grid = {"given_space": 0.0, "given_join": 0.0}, []
     if engine.space_bit and not nb_spaces:  # restored spaces are the model's own: may the input's guide them?
         given, given_grid = tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, *given_spaces, damage)
     s = engine.settings
     return {"window": s.window, "overlap": s.overlap, "cut": s.cut, "bias": bias, "nb_spaces": nb_spaces,
+            "nb_space": soft and soft["nb_space"], "nb_join": soft and soft["nb_join"],
             "capital_after_mark_penalty": None if penalty == math.inf else penalty, "pair_bonus": pair_bonus, **given,
             "tuning": {"documents": "even-numbered dev documents (odd ones unseen)", "window_grid": grid,
                        "window_choice": f"cheapest within {tolerance} ALL of the best",
                        "cut_grid": cut_grid, "bias_grid": list(biases), "objective": "F(feature) + 0.5 ALL",
                        "scores_after": final, "scores_after_nb_spaces": nb_scores,
+                       "nb_soft_grid": soft_grid, "nb_soft_objective": "ALL (chosen if it beats own and enforced)",
                        "capital_after_mark_grid": penalty_grid, "capital_after_mark_objective": "ALL",
                        "pair_bonus_grid": pair_grid,
                        "pair_bonus_objective": "mean F of the paired marks + 0.5 ALL",
@@ -219,6 +245,10 @@ def add_arguments(p) -> None:
                    help="grid of the bonus of a space where spaced input has one (the model restoring spaces)")
     p.add_argument("--given-joins", type=float, nargs="+", default=[0.0, 0.5, 1.0, 2.0],
                    help="grid of the cost of a space where spaced input has none")
+    p.add_argument("--nb-spaces", type=float, nargs="+", default=[1.0, 2.0, 3.0, 4.0, 6.0],
+                   help="grid of the bonus of a space where the NB segmenter cuts (its spaces as evidence)")
+    p.add_argument("--nb-joins", type=float, nargs="+", default=[1.0, 2.0, 3.0, 4.0, 6.0],
+                   help="grid of the cost of a space where the NB segmenter joins")
     p.add_argument("--damage", type=float, nargs=2, default=[0.5, 0.05], metavar=("DROP", "ADD"),
                    help="the spaced dev text that the two grids are tuned on: its spaces each dropped with "
                         "probability DROP, a wrong one added after a grapheme with probability ADD")
@@ -233,7 +263,7 @@ def run(args, command: str) -> dict:
     engine = CharEngine.load(pack, models, EngineOptions(args.threads, 64, nb))
     refs = load_dev(args.dev, pack, args.holdout)[: args.max_docs]
     tuned = tune(engine, refs, args.windows, args.overlaps, args.biases, args.tolerance, args.penalties,
-                 (args.given_spaces, args.given_joins), args.damage, args.pair_bonuses)
+                 (args.given_spaces, args.given_joins), args.damage, args.pair_bonuses, (args.nb_spaces, args.nb_joins))
     tuned["tuning"] = {"dev": [Path(d).name for d in args.dev], "holdout": str(args.holdout), **tuned["tuning"],
                        "command": command}
     if args.write_card:

@@ -5,7 +5,7 @@
  * (Math.fround): a near-tie must be decided on the same numbers.
  */
 
-import { GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NO_SPACE } from "./input.js";
+import { GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE } from "./input.js";
 import { CAPS, SPACE } from "./pack.js";
 
 const UNEXPECTED = 0.01; // given marks the model gives less than this chance decide no case
@@ -48,12 +48,16 @@ export class Decoder {
       && !(k & this.otherMarks)));
     this.givenSpace = card.given_space ?? 0;
     this.givenJoin = card.given_join ?? 0;
-    this.masks = Array.from({ length: GIVEN_SPACE + 1 }, (_, s) => Float32Array.from(all, (c) => {
+    // NB's spaces as evidence (null: enforced, never in the NB states)
+    this.softNb = Number.isFinite(card.nb_space ?? null) && Number.isFinite(card.nb_join ?? null);
+    this.masks = Array.from({ length: NB_SPACE + 1 }, (_, s) => Float32Array.from(all, (c) => {
       if (!this.space) return 0;
       if (s === HAS_SPACE) return c & this.space ? 0 : -Infinity;
       if (s === NO_SPACE) return c & this.space ? -Infinity : 0;
       if (s === GIVEN_SPACE) return c & this.space ? this.givenSpace : 0;
       if (s === GIVEN_JOIN) return c & this.space ? -this.givenJoin : 0;
+      if (s === NB_SPACE && this.softNb) return c & this.space ? card.nb_space : 0;
+      if (s === NB_JOIN && this.softNb) return c & this.space ? -card.nb_join : 0;
       return 0;
     }));
   }

@@ -9,7 +9,9 @@ import { plan } from "./chunking.js";
 import { spansWith } from "./codec.js";
 import { Decoder } from "./decode.js";
 import { Pairing } from "./pairs.js";
-import { GIVEN_JOIN, GIVEN_SPACE, graphemeIds, HAS_SPACE, NO_SPACE, N_STATES, UNKNOWN } from "./input.js";
+import {
+  GIVEN_JOIN, GIVEN_SPACE, graphemeIds, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE, N_STATES, UNKNOWN,
+} from "./input.js";
 import { SPACE } from "./pack.js";
 import { forSegmenter, offsets, searchSorted } from "./spans.js";
 import { symbolGaps, Unread } from "./unread.js";
@@ -93,8 +95,10 @@ export class CharEngine {
     const [spans, forced] = frozen ? forSegmenter(frozen, base) : [[], []];
     const cuts = new Set(segmenter.cuts(base.join(""), spans, forced));
     const ends = offsets(base);
-    const enforce = Int32Array.from(base, (_, i) => (cuts.has(ends[i + 1]) ? HAS_SPACE : NO_SPACE));
-    enforce[enforce.length - 1] = NO_SPACE;
+    // NB's spaces enforced, or as evidence the model may overrule where the card tuned them soft
+    const [space, join] = this.decoder.softNb ? [NB_SPACE, NB_JOIN] : [HAS_SPACE, NO_SPACE];
+    const enforce = Int32Array.from(base, (_, i) => (cuts.has(ends[i + 1]) ? space : join));
+    enforce[enforce.length - 1] = join;
     return [gids, states, enforce];
   }
 

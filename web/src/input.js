@@ -14,6 +14,14 @@ export const N_STATES = 3;
  * and lose its ``given_join`` at the other). */
 export const GIVEN_JOIN = 3;
 export const GIVEN_SPACE = 4;
+/** Decoding only as well: the NB segmenter's spaces and joins on unspaced input, as evidence the same way (the card's
+ * ``nb_space`` and ``nb_join``) where the card tuned them soft, else enforced as HAS_SPACE and NO_SPACE. */
+export const NB_JOIN = 5;
+export const NB_SPACE = 6;
+/** Where several states fall into one (a stretch the model does not read), the one latest here wins: a space
+ * anywhere counts, and a constraint outweighs evidence. */
+export const BY_WEIGHT = [UNKNOWN, GIVEN_JOIN, NB_JOIN, NO_SPACE, GIVEN_SPACE, NB_SPACE, HAS_SPACE];
+export const WEIGHT = BY_WEIGHT.map((_, s) => BY_WEIGHT.indexOf(s));
 
 /** Vocabulary ids of base graphemes; unknown ones get UNK (they are rendered as themselves). */
 export function graphemeIds(base, index) {

@@ -7,7 +7,7 @@
  */
 
 import { startsAlnum } from "./clusters.js";
-import { HAS_SPACE, NO_SPACE } from "./input.js";
+import { BY_WEIGHT, HAS_SPACE, NO_SPACE, WEIGHT } from "./input.js";
 import { SPACE } from "./pack.js";
 import { EMOJI, offsets, searchSorted } from "./spans.js";
 
@@ -115,14 +115,14 @@ export class Unread {
   }
 
   /** Space states of the read graphemes: a space after any grapheme up to the next read one counts
-   * (UNKNOWN < NO_SPACE < HAS_SPACE); with ``enforced``, unspaced text gets its gaps. */
+   * (the heaviest state of the stretch, input.js BY_WEIGHT); with ``enforced``, unspaced text gets its gaps. */
   states(states, enforced = false) {
     const out = new Int32Array(this.vis.length);
     this.vis.forEach((v, i) => {
       const end = i + 1 < this.vis.length ? this.vis[i + 1] : states.length;
-      let m = states[v];
-      for (let j = v + 1; j < end; j++) m = Math.max(m, states[j]);
-      out[i] = m;
+      let m = WEIGHT[states[v]];
+      for (let j = v + 1; j < end; j++) m = Math.max(m, WEIGHT[states[j]]);
+      out[i] = BY_WEIGHT[m];
     });
     if (enforced) for (const k of this.gaps) out[k] = HAS_SPACE;
     if (out.length && out[out.length - 1] === HAS_SPACE) out[out.length - 1] = NO_SPACE;
