@@ -82,23 +82,22 @@ def inside_digits(base: list[str]) -> np.ndarray:
     return np.concatenate([digit[:-1] & digit[1:], [False]]) if len(base) else digit
 
 
-def state_masks(pack: LanguagePack, given_space: float = 0.0, given_join: float = 0.0,
-                nb_space: float = math.inf, nb_join: float = math.inf) -> np.ndarray:
+def state_masks(pack: LanguagePack, settings: CharSettings) -> np.ndarray:
     """[state, class] additive masks: kept spaces allow only classes whose SPACE bit agrees; where spaces are
     restored in spaced input, the classes with a space gain ``given_space`` at a space of the input (GIVEN_SPACE)
     and lose ``given_join`` where it has none (GIVEN_JOIN); the NB segmenter's soft spaces likewise, by
-    ``nb_space`` and ``nb_join`` (NB_SPACE, NB_JOIN; inf: its spaces are enforced, never in these states)."""
+    ``nb_space`` and ``nb_join`` (NB_SPACE, NB_JOIN; enforced NB spaces never take these states)."""
     masks = np.zeros((NB_SPACE + 1, pack.n_classes), np.float32)
     space_bit = pack.bit(SPACE)
     if space_bit:
         has = (np.arange(pack.n_classes) & space_bit) != 0
         masks[HAS_SPACE, ~has] = -np.inf
         masks[NO_SPACE, has] = -np.inf
-        masks[GIVEN_SPACE, has] = given_space
-        masks[GIVEN_JOIN, has] = -given_join
-        if math.isfinite(nb_space) and math.isfinite(nb_join):
-            masks[NB_SPACE, has] = nb_space
-            masks[NB_JOIN, has] = -nb_join
+        masks[GIVEN_SPACE, has] = settings.given_space
+        masks[GIVEN_JOIN, has] = -settings.given_join
+        if settings.soft_nb:
+            masks[NB_SPACE, has] = settings.nb_space
+            masks[NB_JOIN, has] = -settings.nb_join
     return masks
 
 
@@ -165,8 +164,7 @@ class CharEngine(Engine):
 
     def _with_settings(self, settings: CharSettings) -> None:
         self.bias = class_bias(self.pack, settings.bias)
-        self.masks = state_masks(self.pack, settings.given_space, settings.given_join, settings.nb_space,
-                                 settings.nb_join)
+        self.masks = state_masks(self.pack, settings)
 
     def window_logits(self, ids: np.ndarray):
         """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch."""
