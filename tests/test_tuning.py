@@ -73,6 +73,28 @@ def test_tune_char_writes_the_better_bias_into_the_card(data_root, tmp_path):
     assert out.count(".") == 3  # the engine decodes with the written bias
 
 
+def test_tune_char_keeps_the_cards_decoding_where_it_beats_the_retuned(data_root, tmp_path):
+    # Every word is one letter with a period after it, and the card already says "." +12 (exactly right, as the
+    # test above finds) with NB's spaces. A bias grid without 12 cannot reach it: the card's decoding stays, and
+    # the record says so and keeps what the retune would have written.
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join(" ".join(f"{c}." for c in LETTERS[i:] + LETTERS[:i]) for i in range(8)) + "\n",
+                   encoding="utf-8")
+    path = data_root / "models" / "en" / "char.json"
+    path.write_text(json.dumps({**card(data_root, "char"), "bias": {".": 12.0}, "nb_spaces": True}), encoding="utf-8")
+    before = card(data_root, "char")
+    tuned = tune(data_root, "char", "--lang", "en", "--dev", str(dev), "--windows", "24", "--overlaps", "8",
+                 "--biases", "0", "--penalties", "inf", "--threads", "1", "--write-card")
+    after = card(data_root, "char")
+    tuning = after["tuning"]
+    assert tuning["decoding"].startswith("the card's")
+    assert tuning["scores_card"]["."] > 0.9 > tuning["scores_retuned"]["."]
+    assert tuning["scores_card"]["ALL"] > tuning["scores_retuned"]["ALL"]
+    assert tuning["retuned_keys"]["bias"]["."] == 0.0 and tuning["retuned_keys"]["window"] == 24
+    for key in ("window", "overlap", "cut", "bias", "nb_spaces"):
+        assert after[key] == before[key] == tuned[key], key
+
+
 def test_tune_char_without_write_card_leaves_the_card(data_root, tmp_path):
     dev = tmp_path / "dev.txt"
     dev.write_text("Yes. No, maybe.\nStop here? Go.\n", encoding="utf-8")

@@ -6,6 +6,8 @@ enforced or as evidence the model may overrule (``nb_space``, ``nb_join``),
 the cost of keeping a capital after a comma, what a sentence gains by taking both ends of a pair of marks
 (``pair_bonus``: es "¿" … "?"), and how far restored spaces follow the spaces and joins of spaced
 input (``given_space``, ``given_join``: spacing correction, tuned on the documents with their spaces damaged).
+Last, the card's own decoding is scored the same way: where it beats the retuned one by ALL, it stays (a coordinate
+ascent that trades one feature's F for another's can end below where it started).
 Everything is scored position-wise on mark-free dev documents, de-spaced but for that last step. Biases are fit on
 the even-numbered dev documents only, so the odd ones stay unseen for a check; the chosen values and the whole
 grid go into the card.
@@ -143,6 +145,23 @@ def tune_pair_bonus(engine, docs, ref_cls, logits, bias, penalty, spaces, grid) 
     return max(trials, key=lambda t: (t["objective"], -t["pair_bonus"]))["pair_bonus"], trials
 
 
+def card_decoding(engine: CharEngine, docs, ref_cls) -> tuple[dict, dict]:
+    """The decoding keys of the card that ``engine`` was loaded with, and its scores on ``docs`` decoded as the
+    runtime decodes unspaced input under it (its windows, biases, penalty, pair bonus and spaces)."""
+    s, nb_spaces = engine.settings, bool(engine.card.get("nb_spaces", False))
+    enforce = [e for _, _, e in docs]
+    states = ([np.where(e == HAS_SPACE, NB_SPACE, NB_JOIN).astype(np.int32) for e in enforce] if nb_spaces and s.soft_nb
+              else enforce if nb_spaces else None)
+    preds = decode(engine, docs, merged_logits(engine, docs), s.bias, penalty=s.capital_after_mark_penalty,
+                   states=states)
+    finite = (lambda v: v if math.isfinite(v) else None)
+    keys = {"window": s.window, "overlap": s.overlap, "cut": s.cut, "bias": dict(s.bias), "nb_spaces": nb_spaces,
+            "nb_space": finite(s.nb_space) if nb_spaces else None, "nb_join": finite(s.nb_join) if nb_spaces else None,
+            "capital_after_mark_penalty": finite(s.capital_after_mark_penalty), "pair_bonus": s.pair_bonus,
+            "given_space": s.given_space, "given_join": s.given_join}
+    return keys, feature_scores(engine.pack, ref_cls, preds)
+
+
 def tune_windows(engine, docs, ref_cls, windows, overlaps, tolerance) -> tuple[CharEngine, list, list]:
     """The cheapest window/overlap (model calls per grapheme) whose ALL is within ``tolerance`` of the best,
     then the best cut for it; returns the engine configured so, and both grids."""
@@ -175,10 +194,11 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
     pair_bonus, given_space, given_join; ``given_spaces``, ``nb_soft``: grids of two of them each) and a
     ``tuning`` record of every grid, from the even-numbered ``refs``. ``engine`` holds the NB segmenter
     when the pack has one (its spaces are compared with the model's)."""
-    pack = engine.pack
+    pack, incoming = engine.pack, engine
     engine = engine.configured(nb_space=math.inf, nb_join=math.inf)  # NB's spaces enforced: the soft ones follow
     ref_cls, encoded = unspaced_docs(refs[0::2], pack, engine)
     docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
+    card_keys, card_scores = card_decoding(incoming, docs, ref_cls)
     print(f"tuning on {len(docs)} dev documents, {sum(len(d[0]) for d in docs)} graphemes", flush=True)
     engine, grid, cut_grid = tune_windows(engine, docs, ref_cls, windows, overlaps, tolerance)
     logits = merged_logits(engine, docs)
@@ -216,10 +236,17 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
     if engine.space_bit and not nb_spaces:  # restored spaces are the model's own: may the input's guide them?
         given, given_grid = tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, *given_spaces, damage)
     s = engine.settings
-    return {"window": s.window, "overlap": s.overlap, "cut": s.cut, "bias": bias, "nb_spaces": nb_spaces,
+    retuned = feature_scores(pack, ref_cls, decode(engine, docs, logits, bias, penalty=penalty, states=spaces))
+    keys = {"window": s.window, "overlap": s.overlap, "cut": s.cut, "bias": bias, "nb_spaces": nb_spaces,
             "nb_space": soft and soft["nb_space"], "nb_join": soft and soft["nb_join"],
-            "capital_after_mark_penalty": None if penalty == math.inf else penalty, "pair_bonus": pair_bonus, **given,
-            "tuning": {"documents": "even-numbered dev documents (odd ones unseen)", "window_grid": grid,
+            "capital_after_mark_penalty": None if penalty == math.inf else penalty, "pair_bonus": pair_bonus, **given}
+    kept = card_scores["ALL"] > retuned["ALL"]
+    print("retuned:", retuned, "the card's decoding:", card_scores, "kept: the card's" if kept else "", flush=True)
+    return {**(card_keys if kept else keys),
+            "tuning": {"decoding": "the card's (it beat the retuned by ALL)" if kept else "retuned",
+                       "scores_retuned": retuned, "scores_card": card_scores,
+                       "retuned_keys": keys if kept else None,
+                       "documents": "even-numbered dev documents (odd ones unseen)", "window_grid": grid,
                        "window_choice": f"cheapest within {tolerance} ALL of the best",
                        "cut_grid": cut_grid, "bias_grid": list(biases), "objective": "F(feature) + 0.5 ALL",
                        "scores_after": final, "scores_after_nb_spaces": nb_scores,
