@@ -58,6 +58,21 @@ def test_char_export_writes_a_checked_card(char_run, tmp_path):
     assert runtime.run(runtime.session(onnx_path, 1), ids).shape == (1, 24, len(card["classes"]))
 
 
+def test_char_reexport_keeps_the_tuned_decoding_of_the_card_it_replaces(char_run, tmp_path):
+    """A retrained model starts from its predecessor's tuned decoding (``tune char`` then keeps it or not); the
+    windows are the export's, and a card of other features passes nothing on."""
+    path = export_char.export([char_run], "en", tmp_path, "char", 48, 16, 8, check_windows=8, quantize=False)
+    tuned = {"window": 96, "bias": {".": 1.5, "SPACE": -0.5}, "nb_spaces": True, "nb_space": 3.0, "nb_join": 2.0,
+             "capital_after_mark_penalty": 0.5, "pair_bonus": 1.0}
+    path.with_suffix(".json").write_text(json.dumps({**card_of(path), **tuned}))
+    card = card_of(export_char.export([char_run], "en", tmp_path, "char", 48, 16, 8, check_windows=8, quantize=False))
+    assert {k: card[k] for k in tuned if k != "window"} == {k: v for k, v in tuned.items() if k != "window"}
+    assert card["window"] == 48 and card["sha256"] == sha256_of(path)
+    path.with_suffix(".json").write_text(json.dumps({**card, "features": ["CAPS"]}))
+    card = card_of(export_char.export([char_run], "en", tmp_path, "char", 48, 16, 8, check_windows=8, quantize=False))
+    assert card["bias"] == {} and "nb_space" not in card
+
+
 def test_token_export_writes_a_checked_card_and_the_tokenizer(token_run, tmp_path):
     onnx_path = export_token.export([token_run], "en", tmp_path, "token", 16, 6, 3, check_windows=8, quantize=False)
     card = card_of(onnx_path)

@@ -29,6 +29,12 @@ from .symbols import Symbols
 UNEXPECTED = 0.01  # given marks the model gives less than this chance decide no case (CharEngine.scores)
 
 
+# The card keys that decoding reads (tuned on dev by ``charrestore tune char``; ``nb_spaces``: the NB segmenter's
+# spaces on unspaced input).
+DECODING_KEYS = ("window", "overlap", "cut", "bias", "nb_spaces", "nb_space", "nb_join", "capital_after_mark_penalty",
+                 "pair_bonus", "given_space", "given_join")
+
+
 @dataclass(frozen=True)
 class CharSettings:
     """Decoding settings of a char model, as its card gives them (tuned on dev)."""

@@ -12,9 +12,23 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engines.char_e2e import DECODING_KEYS
 from ..packs import load_pack
 from . import export as flow
 from .train_char import DATA_FILES, dev_windows
+
+
+def carried_decoding(card_path: Path, pack) -> dict:
+    """The tuned decoding (biases, spaces, penalties; not the windows, which the export sets) of the card that this
+    export replaces, when that is one pack's with the same features: a retrained model starts from its
+    predecessor's decoding, and ``tune char`` keeps it where it beats a retune."""
+    try:
+        old = json.loads(card_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if "packs" in old or old.get("features") != list(pack.features):
+        return {}
+    return {k: old[k] for k in DECODING_KEYS if k in old and k not in ("window", "overlap", "cut")}
 
 
 def export(runs: list[Path], lang: str | list[str], out_dir: Path, name: str, window: int, overlap: int, cut: int,
@@ -49,6 +63,8 @@ def export(runs: list[Path], lang: str | list[str], out_dir: Path, name: str, wi
         "dev": meta["dev"] if isinstance(meta["dev"], str) else [Path(p).name for p in meta["dev"]],
         "dev_unk_rate": meta["dev_unk_rate"],
     }
+    if len(packs) == 1:
+        card.update(carried_decoding(out_dir / f"{name}.json", pack))
     flow.write(out_dir / f"{name}.json", card, runs, members, "chars", "2-core CPU, no GPU", average=average)
     return onnx_path
 
