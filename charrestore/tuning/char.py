@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engines.base import EngineOptions
-from ..engines.char_e2e import CharEngine, class_bias
+from ..engines.char_e2e import DECODING_KEYS, CharEngine, class_bias
 from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, UNKNOWN
 from ..packs import load_pack
 from .dev import load_dev, unspaced_docs
@@ -154,12 +154,7 @@ def card_decoding(engine: CharEngine, docs, ref_cls) -> tuple[dict, dict]:
               else enforce if nb_spaces else None)
     preds = decode(engine, docs, merged_logits(engine, docs), s.bias, penalty=s.capital_after_mark_penalty,
                    states=states)
-    finite = (lambda v: v if math.isfinite(v) else None)
-    keys = {"window": s.window, "overlap": s.overlap, "cut": s.cut, "bias": dict(s.bias), "nb_spaces": nb_spaces,
-            "nb_space": finite(s.nb_space) if nb_spaces else None, "nb_join": finite(s.nb_join) if nb_spaces else None,
-            "capital_after_mark_penalty": finite(s.capital_after_mark_penalty), "pair_bonus": s.pair_bonus,
-            "given_space": s.given_space, "given_join": s.given_join}
-    return keys, feature_scores(engine.pack, ref_cls, preds)
+    return {k: engine.card[k] for k in DECODING_KEYS if k in engine.card}, feature_scores(engine.pack, ref_cls, preds)
 
 
 def tune_windows(engine, docs, ref_cls, windows, overlaps, tolerance) -> tuple[CharEngine, list, list]:
