@@ -115,11 +115,17 @@ def tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, spaces, join
     return {"given_space": best["given_space"], "given_join": best["given_join"]}, trials
 
 
+def nb_soft_states(docs) -> list[np.ndarray]:
+    """The NB segmenter's spaces of ``docs`` (their ``enforce``) as evidence: NB_SPACE where it cuts, NB_JOIN
+    elsewhere."""
+    return [np.where(e == HAS_SPACE, NB_SPACE, NB_JOIN).astype(np.int32) for _, _, e in docs]
+
+
 def tune_nb_soft(engine, docs, ref_cls, logits, bias, spaces, joins, to_beat) -> tuple[dict | None, list, list]:
     """Whether the NB segmenter's spaces (``enforce`` of ``docs``) do better as evidence the model may overrule:
     a bonus ``nb_space`` of a space where NB cuts, a cost ``nb_join`` where it joins. The best pair by ALL F (on a
     tie the larger values, nearer to enforced) if it beats ``to_beat``, else None; the soft states; the grid."""
-    states = [np.where(e == HAS_SPACE, NB_SPACE, NB_JOIN).astype(np.int32) for _, _, e in docs]
+    states = nb_soft_states(docs)
     trials = []
     for v in spaces:
         for j in joins:
@@ -149,9 +155,7 @@ def card_decoding(engine: CharEngine, docs, ref_cls) -> tuple[dict, dict]:
     """The decoding keys of the card that ``engine`` was loaded with, and its scores on ``docs`` decoded as the
     runtime decodes unspaced input under it (its windows, biases, penalty, pair bonus and spaces)."""
     s, nb_spaces = engine.settings, bool(engine.card.get("nb_spaces", False))
-    enforce = [e for _, _, e in docs]
-    states = ([np.where(e == HAS_SPACE, NB_SPACE, NB_JOIN).astype(np.int32) for e in enforce] if nb_spaces and s.soft_nb
-              else enforce if nb_spaces else None)
+    states = (nb_soft_states(docs) if s.soft_nb else [e for _, _, e in docs]) if nb_spaces else None
     preds = decode(engine, docs, merged_logits(engine, docs), s.bias, penalty=s.capital_after_mark_penalty,
                    states=states)
     return {k: engine.card[k] for k in DECODING_KEYS if k in engine.card}, feature_scores(engine.pack, ref_cls, preds)
