@@ -10,6 +10,8 @@
 #   bash scripts/train_char.sh deru 60 1   # a multilingual recipe: one model that several packs share, exported
 #       once into runs/char-deru/data-root/models/deru (not shipped; there the packs name deru/char), tuned and
 #       evaluated per pack (the card's section of each)
+#   TRAIN_ONLY=1 bash scripts/train_char.sh de 40 1 2e-3   # train only (its state is left for a later stage's
+#       export, tune and evaluation)
 #   FROM=STATE warm-starts a run (or MEMBER) that has no state yet from another state's weights and vocabulary
 # Each stage resumes from training_state/<lang>-char[-<member>]/ (committed, weights-only: the last epoch's
 # weights, RNG, vocabulary; Adam restarts at the saved learning rate, see models/README.md) and leaves the new
@@ -111,6 +113,7 @@ if [ "$minutes" != 0 ]; then
     "${teach[@]}" --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" \
     --state-weights-only "${resume[@]}"
 fi
+[ -n "${TRAIN_ONLY:-}" ] && exit 0
 if [ -n "$multi" ]; then  # not shipped: one model that the packs share, in a data folder of its own (runs/char-
   # <recipe>/data-root: the packs copied to name <recipe>/char, their NB counts linked), tuned and scored per pack
   root=$run/data-root; export CHARRESTORE_DATA=$PWD/$root; scratch=(--out "$run/eval" --reports "$run/reports")
