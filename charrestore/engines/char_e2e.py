@@ -30,9 +30,10 @@ UNEXPECTED = 0.01  # given marks the model gives less than this chance decide no
 
 
 # The card keys that decoding reads (tuned on dev by ``charrestore tune char``; ``nb_spaces``: the NB segmenter's
-# spaces on unspaced input).
-DECODING_KEYS = ("window", "overlap", "cut", "bias", "nb_spaces", "nb_space", "nb_join", "capital_after_mark_penalty",
-                 "pair_bonus", "given_space", "given_join")
+# spaces on unspaced input). The window keys are the export's first (a retrained model's are set anew).
+WINDOW_KEYS = ("window", "overlap", "cut")
+DECODING_KEYS = WINDOW_KEYS + ("bias", "nb_spaces", "nb_space", "nb_join", "capital_after_mark_penalty", "pair_bonus",
+                               "given_space", "given_join")
 
 
 @dataclass(frozen=True)

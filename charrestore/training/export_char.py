@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engines.char_e2e import DECODING_KEYS
+from ..engines.char_e2e import DECODING_KEYS, WINDOW_KEYS
 from ..packs import load_pack
 from . import export as flow
 from .train_char import DATA_FILES, dev_windows
@@ -28,7 +28,7 @@ def carried_decoding(card_path: Path, pack) -> dict:
         return {}
     if "packs" in old or old.get("features") != list(pack.features):
         return {}
-    return {k: old[k] for k in DECODING_KEYS if k in old and k not in ("window", "overlap", "cut")}
+    return {k: old[k] for k in DECODING_KEYS if k in old and k not in WINDOW_KEYS}
 
 
 def export(runs: list[Path], lang: str | list[str], out_dir: Path, name: str, window: int, overlap: int, cut: int,
