@@ -1,5 +1,5 @@
 """pytest (``--doctest-modules`` imports every module): without the [serve] extra these modules cannot be
-imported, so they are left out of collection instead of failing it; tests/test_serve.py skips on its own."""
+imported, so they are left out of collection instead of failing it; tests/test_serve*.py skip on their own."""
 
 import importlib.util
 
