@@ -69,6 +69,15 @@ def test_a_weights_only_state_seeds_a_whole_run_and_a_new_window(tmp_path):
     state = json.loads((again / STATE).read_text())
     assert state["hyper"]["window"] == 32 and state["epoch"] == 3
 
+    # --set-dropout: the same weights in a model with the new dropout, which later stages keep.
+    model = keras.saving.load_model(train(tiny_char_args(tmp_path / "d", "--resume-from", str(state_dir),
+                                                         "--set-dropout", "0.3", "--epochs", "0")) / LAST)
+    assert {layer.rate for layer in model.layers if isinstance(layer, keras.layers.Dropout)} == {0.3}
+    for i, w in enumerate(model.get_weights()):
+        np.testing.assert_array_equal(w, saved[f"w{i}"])
+    again = train(tiny_char_args(tmp_path / "d", "--epochs", "1"))
+    assert json.loads((again / STATE).read_text())["hyper"]["dropout"] == 0.3
+
 
 def tiny_model():
     keras.utils.set_random_seed(0)

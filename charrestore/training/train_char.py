@@ -33,7 +33,8 @@ from ..holdout import held_out
 from ..packs import load_pack
 from .corpus import build_vocab, encode_documents, parse_corpus_arg, read_documents
 from .distill import CharTeacher, one_hot
-from .runs import TrainingError, add_state_arguments, fit, resume, rng_of, save_state, seed_from, set_threads, start
+from .runs import (LAST, STATE, TrainingError, add_state_arguments, fit, resume, rng_of, save_state, seed_from,
+                   set_threads, start)
 
 
 def numeric_holdout(every: int):
@@ -197,6 +198,13 @@ def train(args) -> Path:
     hyper = state["hyper"]
     if args.set_window:
         hyper["window"] = args.set_window
+    if args.set_dropout is not None and args.set_dropout != hyper["dropout"]:  # dropout holds no weights: rebuild
+        hyper["dropout"] = args.set_dropout
+        weights, lr = model.get_weights(), float(keras.ops.convert_to_numpy(model.optimizer.learning_rate))
+        model = build(hyper, lr)
+        model.set_weights(weights)
+        model.save(out / LAST)  # the folder's model and state are the ones that train on, even with no epoch
+        (out / STATE).write_text(json.dumps(state, default=str))
     if args.starts is not None:  # a resumed run keeps its own share unless given one
         hyper["starts"] = args.starts
     hard = hyper.get("hard", 1.0)  # a resumed run keeps its own
@@ -244,6 +252,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(default 0; a resumed run keeps its own unless given)")
     p.add_argument("--set-window", type=int, help="when resuming, train on windows of this many graphemes from now "
                    "on (the dev windows keep --window, so that the val loss stays comparable)")
+    p.add_argument("--set-dropout", type=float, help="when resuming, train with this dropout from now on (the "
+                   "weights carry over; Adam's moments restart)")
     p.add_argument("--emb", type=int, default=64)
     p.add_argument("--conv", type=int, default=96)
     p.add_argument("--kernel", type=int, default=5)
