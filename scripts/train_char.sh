@@ -80,7 +80,8 @@ case $lang in
       dev=("$C/zh/law_dev.tsv.xz" "$C/zh/wiki_dev.tsv.xz" "$C/zh/dialogue_dev.tsv.xz")
       # decoding is tuned on wiki and dialogue (law, 85% of the dev text, pulled "。" down to 0.34 on wiki)
       data=(--dev "${dev[@]}"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "${dev[@]:1}")
-      # the dropout pilot (Wikipedia is memorised): FROM=training_state/zh-char MEMBER=c|d, the same windows
+      # the dropout pilot of session 38 (Wikipedia is memorised; docs/results.md): MEMBER=c|d FROM= the epoch-8 state,
+      # the same windows; d's state then became training_state/zh-char (dropout 0.3 from epoch 9 on)
       member_opts=([c]="" [d]="--set-dropout 0.3")
       evals=("law_dev --dev ${dev[0]}" "wiki_dev --dev ${dev[1]}" "dialogue_dev --dev ${dev[2]}") ;;
   th) corpus=("$C/th/thaigov_train.tsv.xz"); dev=$C/th/thaigov_dev.tsv.xz

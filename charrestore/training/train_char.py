@@ -203,6 +203,7 @@ def train(args) -> Path:
         weights, lr = model.get_weights(), float(keras.ops.convert_to_numpy(model.optimizer.learning_rate))
         model = build(hyper, lr)
         model.set_weights(weights)
+        model.optimizer.build(model.trainable_variables)  # zero moments, saved whole (as a resumed state is)
         model.save(out / LAST)  # the folder's model and state are the ones that train on, even with no epoch
         (out / STATE).write_text(json.dumps(state, default=str))
     if args.starts is not None:  # a resumed run keeps its own share unless given one
