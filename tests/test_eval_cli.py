@@ -5,22 +5,12 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from test_evaluation import EN, HYP, REF, ROOT, approx
 
 from charrestore.cli import main
 from charrestore.evaluation import evaluate_char, signature
-from charrestore.packs import load_pack
-
-EN = load_pack("en")
-ROOT = Path(__file__).resolve().parent.parent
-REF = "Hello, world. How are you?"
-HYP = "hello world. How, are you."
-
-
-def approx(x):
-    return pytest.approx(x, abs=1e-12)
 
 
 @pytest.fixture
