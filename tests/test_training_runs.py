@@ -218,3 +218,34 @@ def test_a_share_of_char_windows_begins_at_a_sentence_start():
     plain = [WindowSampler([(ids, cls)], [1.0], T, 0, 0.0, np.random.default_rng(1), starts=s, sentence_bits=b)
              for s, b in ((0.0, dot), (0.5, 0))]
     np.testing.assert_array_equal(plain[0].batch(50)[0], plain[1].batch(50)[0])
+
+
+def test_a_resumed_char_run_encodes_a_file_its_cache_lacks_and_samples_by_the_given_weights(tmp_path, monkeypatch):
+    """A run folder's encoded corpora are reused only while they hold every file that ``--corpus`` names: a
+    resumed run that adds a file encodes it (the vocabulary kept), and windows are drawn by this command's
+    weights, not by those the files were first encoded with."""
+    from charrestore.training import train_char
+
+    other = tmp_path / "other.txt"
+    other.write_text("A second file, with words the first one lacks: zebra quixotic.\n" * 20, encoding="utf-8")
+    train(tiny_char_args(tmp_path / "run"))
+    first = json.loads((tmp_path / "run" / "data" / "meta.json").read_text())
+    drawn = []
+    real = train_char.WindowSampler
+
+    class Recording(real):
+        def __init__(self, streams, weights, *rest, **kw):
+            drawn.append((len(streams), list(weights)))
+            super().__init__(streams, weights, *rest, **kw)
+
+    monkeypatch.setattr(train_char, "WindowSampler", Recording)
+    args = tiny_char_args(tmp_path / "run", "--resume-from", str(tmp_path / "run"))
+    args.corpus = [f"{TEXT}@0.25", f"{other}@0.75"]
+    train(args)
+    meta = json.loads((tmp_path / "run" / "data" / "meta.json").read_text())
+    assert [Path(s["path"]).name for s in meta["sources"]] == ["en.txt", "other.txt"]
+    assert meta["vocab"] == first["vocab"] and drawn[-1] == (2, [0.25, 0.75])
+
+    args.corpus = [f"{TEXT}@0.5"]  # a file of the cache left unnamed keeps the weight it was encoded with
+    train(args)
+    assert json.loads((tmp_path / "run" / "data" / "meta.json").read_text()) == meta and drawn[-1] == (2, [0.5, 0.75])

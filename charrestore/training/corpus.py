@@ -52,6 +52,13 @@ def given_weights(sources: list[dict], corpora: list[tuple[str, float]]) -> list
     return [given.get(str(Path(s["path"]).resolve()), s["weight"]) for s in sources]
 
 
+def encodes(meta: dict | None, corpora: list[tuple[str, float]]) -> bool:
+    """Whether an encoded mix (a run's cached ``meta.json``) holds every file that ``corpora`` names: a resumed run
+    that names another file must encode it, not train on the cached files alone."""
+    have = {str(Path(s["path"]).resolve()) for s in meta["sources"]} if meta else set()
+    return bool(meta) and all(str(Path(path).resolve()) in have for path, _ in corpora)
+
+
 def clean(paragraph: str, pack: LanguagePack) -> str:
     """Drop sound tags; for cased packs drop headings (no lower-case letter at all)."""
     text = _SOUND_TAG.sub(" ", paragraph)

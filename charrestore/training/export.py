@@ -47,6 +47,8 @@ LICENSES = {
     "es_congreso": "CC BY 4.0 (ParlaMint-ES 3.0a, Congreso de los Diputados)",
     "eltec_": "CC BY 4.0 (ELTeC French novels)",
     "viwiki": "CC BY-SA 3.0 (Vietnamese Wikipedia)",
+    "dantri_": "no explicit licence, (c) Dân trí; research use only (Vietnamese news)",
+    "baomoisapo_": "no explicit licence, (c) the publishers; research use only (Vietnamese news leads, baomoi.com)",
     "thaigov": "public domain (Thai government news, Copyright Act B.E. 2537 s.7)",
     "law_": "official PRC state documents, not copyrightable (PRC Copyright Law art. 5)",
     "wiki_": "CC BY-SA 4.0 / CC BY-SA 3.0 (Chinese Wikipedia: CMRC 2018, DRCD)",

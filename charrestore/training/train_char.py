@@ -31,7 +31,7 @@ import numpy as np
 from ..engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
 from ..holdout import held_out
 from ..packs import load_pack
-from .corpus import build_vocab, encode_documents, parse_corpus_arg, read_documents
+from .corpus import build_vocab, encode_documents, encodes, given_weights, parse_corpus_arg, read_documents
 from .distill import CharTeacher, one_hot
 from .runs import (LAST, STATE, TrainingError, add_state_arguments, fit, resume, rng_of, save_state, seed_from,
                    set_threads, start)
@@ -64,12 +64,14 @@ def with_pack(spec: str, packs: dict):
 
 def prepare_data(corpora, dev, dev_holdout, min_count, out: Path) -> dict:
     """Encode corpora once into ``out/data``. An existing ``meta.json`` fixes the vocabulary, so a run
-    resumed from a committed state (which carries meta.json but no corpus arrays) encodes identically."""
+    resumed from a committed state (which carries meta.json but no corpus arrays) encodes identically; its
+    arrays are reused only while they hold every file that ``corpora`` names."""
     data_dir = out / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
     meta_path = data_dir / "meta.json"
     meta = json.loads(meta_path.read_text()) if meta_path.is_file() else None
-    if meta and all((data_dir / f"{s['file']}_ids.npy").is_file() for s in meta["sources"]) \
+    if encodes(meta, [(path, weight) for _, path, weight in corpora]) \
+            and all((data_dir / f"{s['file']}_ids.npy").is_file() for s in meta["sources"]) \
             and (data_dir / "dev_ids.npy").is_file():
         return meta
     holdout = numeric_holdout(dev_holdout) if dev_holdout else None
@@ -215,7 +217,8 @@ def train(args) -> Path:
     if teacher:
         dev_y = one_hot(dev_y, pack.n_classes)  # gold, so that the val loss stays comparable across runs
     rng = rng_of(state, args.seed)
-    sampler = WindowSampler(streams, [s["weight"] for s in meta["sources"]], hyper["window"], pack.bit("SPACE"),
+    weights = given_weights(meta["sources"], [(path, weight) for _, path, weight in corpora])
+    sampler = WindowSampler(streams, weights, hyper["window"], pack.bit("SPACE"),
                             hyper["spaced"], rng, hyper.get("starts") or 0.0,
                             sum(pack.bit(m) for m in pack.sentence_marks))
 

@@ -32,7 +32,7 @@ from ..engines.token_input import load_tokenizer, pack_windows, word_pieces
 from ..labels import CASING_LABELS, PUNCT_ORDER, casing_class, labelled_words, punct_label
 from ..packs import CAPS, LanguagePack, load_pack
 from ..holdout import Holdout
-from .corpus import given_weights, parse_corpus_arg, read_documents
+from .corpus import encodes, given_weights, parse_corpus_arg, read_documents
 from .distill import Teacher, one_hot
 from .runs import (STATE, TrainingError, add_state_arguments, fit, load_trained, read_state, resume, rng_of, save_state, seed_from,
                    set_threads, start)
@@ -101,14 +101,14 @@ def train_tokenizer(forms_by_source: list[list[str]], vocab_size: int, path: Pat
 
 def prepare_data(pack, corpora, dev, vocab_size, lexicon_min, out: Path, holdout: int = 0,
                  dev_holdout: Holdout = Holdout()) -> dict:
-    """Encode corpora once into ``out/data``. An existing tokenizer (a resumed run) is reused as it is. With
-    ``holdout`` N, documents whose id % N == 0 are never trained on; ``dev_holdout`` picks the dev files' documents
-    (a training file's held-out share, or the tuning half of it)."""
+    """Encode corpora once into ``out/data`` (reused while it holds every file that ``corpora`` names). An existing
+    tokenizer (a resumed run) is reused as it is. With ``holdout`` N, documents whose id % N == 0 are never trained
+    on; ``dev_holdout`` picks the dev files' documents (a training file's held-out share, or the tuning half of it)."""
     data_dir = out / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
     meta_path, sp_path = data_dir / "meta.json", data_dir / TOKENIZER
     meta = json.loads(meta_path.read_text()) if meta_path.is_file() else None
-    if meta and all((data_dir / f"{s['file']}_tok.npy").is_file() for s in meta["sources"]) \
+    if encodes(meta, corpora) and all((data_dir / f"{s['file']}_tok.npy").is_file() for s in meta["sources"]) \
             and (data_dir / "dev_tok.npy").is_file():
         return meta
     sources, labelled, mixed = [], [], Counter()
