@@ -48,15 +48,20 @@ def parse_corpus_arg(spec: str) -> tuple[str, float]:
 def given_weights(sources: list[dict], corpora: list[tuple[str, float]]) -> list[float]:
     """Per encoded source, the weight that ``corpora`` (parsed ``--corpus`` arguments) give its path, else the weight
     it was encoded with: runs that share one encoded mix differ only in how they sample it."""
-    given = {str(Path(path).resolve()): weight for path, weight in corpora}
-    return [given.get(str(Path(s["path"]).resolve()), s["weight"]) for s in sources]
+    given = {_file_key(path): weight for path, weight in corpora}
+    return [given.get(_file_key(s["path"]), s["weight"]) for s in sources]
 
 
 def encodes(meta: dict | None, corpora: list[tuple[str, float]]) -> bool:
     """Whether an encoded mix (a run's cached ``meta.json``) holds every file that ``corpora`` names: a resumed run
     that names another file must encode it, not train on the cached files alone."""
-    have = {str(Path(s["path"]).resolve()) for s in meta["sources"]} if meta else set()
-    return bool(meta) and all(str(Path(path).resolve()) in have for path, _ in corpora)
+    have = {_file_key(s["path"]) for s in meta["sources"]} if meta else set()
+    return bool(meta) and all(_file_key(path) in have for path, _ in corpora)
+
+
+def _file_key(path: str | Path) -> str:
+    """One file, however a command spelled its path."""
+    return str(Path(path).resolve())
 
 
 def clean(paragraph: str, pack: LanguagePack) -> str:
