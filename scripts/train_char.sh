@@ -64,7 +64,7 @@ case $lang in
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192 --starts 0.1); tune=(--dev "$dev")
       evals=("es_dev --dev $dev") ;;
   # fr: the novels are memorised after 21 epochs (train loss 0.103, dev 0.173); session 41's dropout arm d:
-  # FROM=training_state/fr-char (epoch 21), dropout 0.3 from epoch 22 on (docs/results.md)
+  # FROM=training_state/fr-char (epoch 21), dropout 0.3 from epoch 22 on; it lost to no dropout (docs/results.md)
   fr) corpus=("$C/fr/eltec_novels_train.tsv.xz"); dev=$C/fr/eltec_novels_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("fr_dev --dev $dev")
       member_opts=([d]="--set-dropout 0.3") ;;
