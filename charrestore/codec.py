@@ -45,13 +45,14 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     a repeated mark counts once and marks before the first base grapheme are dropped (opening marks after the last
     one too). White space that only stands before a mark of ``pack.space_before`` ("quoi ?") is that mark's
     typography, not a SPACE. With ``apply_map`` the pack's mapping of other
-    punctuation is applied (reading references and training text); without it, only the
+    punctuation is applied (reading references and training text; ``map_before_lower`` where the next letter is a
+    small one, so that a "!" inside a sentence is no period that a small letter follows); without it, only the
     pack's own marks and spaces are taken off (reading user input: nothing else is touched).
     Spaces and marks next to an invalid byte, and white space before a lone combining mark, stay
     base graphemes (``_held``): the bytes keep their neighbours, and the marks before the combining mark stay.
     """
     norm = unicodedata.normalize(pack.normalization, text)
-    if len(norm) >= codec_fast.MIN_CHARS and codec_fast.singletons(norm) and codec_fast.serves(pack):
+    if len(norm) >= codec_fast.MIN_CHARS and codec_fast.singletons(norm) and codec_fast.serves(pack, apply_map):
         fast = codec_fast.parse(norm, pack, apply_map)
         if fast is not None:
             return fast
@@ -72,6 +73,8 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
             target = g
         elif apply_map:
             target = pack.map.get(g)
+            if g in pack.map_before_lower and _before_small_letter(gs, i, pack):
+                target = pack.map_before_lower[g]
             if target is None and g in pack.map_between_words:
                 inside = 0 < i < len(gs) - 1 and _is_word_char(gs[i - 1]) and _is_word_char(gs[i + 1])
                 target = None if inside else pack.map_between_words[g]
@@ -93,6 +96,15 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     if len(arr):
         arr[-1] &= ~space_bit
     return base, arr
+
+
+def _before_small_letter(gs: list[str], i: int, pack: LanguagePack) -> bool:
+    """Whether the first grapheme after ``gs[i]`` that is no white space, mark or mapped punctuation is a small
+    letter: "Ah ! mon Dieu" reads "!" by ``pack.map_before_lower`` (a comma), "Ah ! Mon Dieu" by ``pack.map``."""
+    for j in range(i + 1, len(gs)):
+        if not (gs[j].isspace() or gs[j] in pack.map or gs[j] in pack.marks):
+            return gs[j].islower()
+    return False
 
 
 def _before_spaced_mark(gs: list[str], i: int, pack: LanguagePack) -> bool:

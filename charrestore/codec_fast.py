@@ -24,10 +24,10 @@ _JOINS = regex.compile(r"\r\n|[" + "".join(rf"\p{{Grapheme_Cluster_Break={v}}}" 
 _targets: dict[tuple[int, bool], tuple[LanguagePack, dict[str, tuple[int, bool]]]] = {}
 
 
-def serves(pack: LanguagePack) -> bool:
-    """Whether this path knows the pack's typography: marks that open a span, or a space before a mark, go the
-    exact way (codec.py)."""
-    return not (pack.opening or pack.space_before)
+def serves(pack: LanguagePack, apply_map: bool = False) -> bool:
+    """Whether this path knows the pack's typography: marks that open a span, a space before a mark, or (reading
+    with the mapping) a mapping that looks at the next letter go the exact way (codec.py)."""
+    return not (pack.opening or pack.space_before or (apply_map and pack.map_before_lower))
 
 
 def singletons(text: str) -> bool:

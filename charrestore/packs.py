@@ -31,6 +31,7 @@ class LanguagePack:
     normalization: str = "NFC"
     map: dict[str, str] = field(default_factory=dict)
     map_between_words: dict[str, str] = field(default_factory=dict)
+    map_before_lower: dict[str, str] = field(default_factory=dict)  # [map] entries read another way before a small letter
     models: dict[str, str] = field(default_factory=dict)
     sentence_marks: tuple[str, ...] = ()
     engine: str = "char"  # what ``--engine auto`` runs: the engine that scored better on this language's dev sets
@@ -106,10 +107,14 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         raise PackError(f"{source}: CAPS needs cased = true")
     marks = [f for f in features if f not in (CAPS, SPACE)]
     targets = set(marks) | ({" "} if SPACE in features else set())
-    for table in ("map", "map_between_words"):
+    for table in ("map", "map_between_words", "map_before_lower"):
         for src, target in data.get(table, {}).items():
             if not set(target) <= targets:
                 raise PackError(f"{source}: [{table}] maps {src!r} onto {target!r}, not a mark of the pack")
+    for src in data.get("map_before_lower", {}):
+        if src not in data.get("map", {}) or not data.get("cased", False):
+            raise PackError(f"{source}: [map_before_lower] holds {src!r}: it takes a cased pack's [map] entries "
+                            "(what they map onto before a small letter instead)")
     for mark in data.get("opening_marks", ()):
         if mark not in marks:
             raise PackError(f"{source}: 'opening_marks' holds {mark!r}, not a mark of the pack's features")
@@ -134,6 +139,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         normalization=data.get("normalization", "NFC"),
         map=dict(data.get("map", {})),
         map_between_words=dict(data.get("map_between_words", {})),
+        map_before_lower=dict(data.get("map_before_lower", {})),
         models=dict(data.get("models", {})),
         sentence_marks=tuple(m for m in data.get("sentence_marks", ()) if m in marks),
         engine=engine,

@@ -96,7 +96,8 @@ def _show(value) -> str:
 # --- pack.toml ---------------------------------------------------------------------------------------------------
 
 PACK_FIELDS = {"code": "str", "name": "str", "cased": "bool", "normalization": "str", "features": "list",
-               "sentence_marks": "list", "engine": "str", "map": "map", "map_between_words": "map", "models": "map",
+               "sentence_marks": "list", "engine": "str", "map": "map", "map_between_words": "map",
+               "map_before_lower": "map", "models": "map",
                "opening_marks": "list", "pairs": "map", "space_before": "map", "abbreviations": "list"}
 NORMALIZATIONS = ("NFC", "NFD", "NFKC", "NFKD")
 MODEL_KINDS = ("char", "token", "nb", "apostrophes")  # the char and token models, the NB counts, apostrophes

@@ -55,8 +55,11 @@ case $lang in
   # de, ru: the per-language arms of issue 46's pilot (one training file each, xz; dev: whole sessions or works)
   de) corpus=("$C/de/de_bundestag_train.tsv.xz"); dev=${devof[de]}
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("de_dev --dev $dev") ;;
+  # ru epochs 38-39 (session 42): MEMBER=e FROM=training_state/ru-char (epoch 37), the pack reading "!" and "…"
+  # before a small letter as a comma ([map_before_lower]); e shipped and its state became training_state/ru-char
   ru) corpus=("$C/ru/ruslit_prose_train.tsv.xz"); dev=${devof[ru]}
-      data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("ru_dev --dev $dev") ;;
+      data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("ru_dev --dev $dev")
+      member_opts=([e]="") ;;
   # es, fr, vi (issue 46): per-language arms as de and ru (vi: the openly licensed Wikipedia text trains; the news
   # sets, research use only, are dev sets)
   # es from epoch 5 on: a tenth of the windows begin at a sentence's start (the input's start opened no question)
@@ -64,10 +67,12 @@ case $lang in
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192 --starts 0.1); tune=(--dev "$dev")
       evals=("es_dev --dev $dev") ;;
   # fr: the novels are memorised after 21 epochs (train loss 0.103, dev 0.173); session 41's dropout arm d:
-  # FROM=training_state/fr-char (epoch 21), dropout 0.3 from epoch 22 on; it lost to no dropout (docs/results.md)
+  # FROM=training_state/fr-char (epoch 21), dropout 0.3 from epoch 22 on; it lost to no dropout (docs/results.md);
+  # session 42's e and f: FROM= the epoch-18 state (commit 8533756), one epoch at 5e-4 and one at 2.5e-4; e read by a
+  # copy of the pack (CHARRESTORE_DATA) with ru's [map_before_lower], f by the pack as it is; both lost
   fr) corpus=("$C/fr/eltec_novels_train.tsv.xz"); dev=$C/fr/eltec_novels_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("fr_dev --dev $dev")
-      member_opts=([d]="--set-dropout 0.3") ;;
+      member_opts=([d]="--set-dropout 0.3" [e]="" [f]="") ;;
   # vi: Wikipedia alone for epochs 1-14; from epoch 15 on, session 39's pilot (do the news sets matter? their README:
   # only where a learning curve shows it) chose a fifth each of the two news sets: from the epoch-14 state
   # (FROM=training_state/vi-char at commit 9abdc13), w went on with Wikipedia alone, n with the news; n shipped

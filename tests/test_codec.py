@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from charrestore import codec_fast
 from charrestore.codec import (base_text, case_split, graphemes, parse, render, strip_features,
                                without_inserted_apostrophes)
-from charrestore.packs import available_packs, load_pack
+from charrestore.packs import _validate, available_packs, load_pack
 
 PACKS = {code: load_pack(code) for code in available_packs()}  # a new pack is guarded as soon as it is added
 
@@ -131,6 +131,18 @@ def test_a_mark_with_a_space_before_it():
     assert names("Quoi\u00a0?", fr, apply_map=False)[-1] == "i:?"
     assert render(*parse("Quoi ? Oui.", fr), fr) == "Quoi\u202f? Oui."
     assert render(*parse("Quoi ! Oui", fr), fr) == "Quoi. Oui"  # a mapped mark takes no space before it
+
+
+def test_a_mapping_before_a_small_letter():
+    """``map_before_lower``: a mapped "!" that a small letter follows (past spaces, quotes and dashes) is read as
+    a comma, so that a period the model learns is one a capital follows; user input (no mapping) is untouched."""
+    pack = _validate("xx", {"features": ["CAPS", ".", ",", "?", "SPACE"], "cased": True,
+                            "map": {"!": ".", "»": "", "—": ", "}, "map_before_lower": {"!": ","}})
+    assert roundtrip("Ah ! mon Dieu. Oh ! Mon Dieu !", pack) == "Ah, mon Dieu. Oh. Mon Dieu."
+    assert roundtrip("« Ah ! » — fit-il. Oh ! 1830 !", pack) == "« Ah, fit-il. Oh. 1830."
+    assert names("ah ! mon", pack, apply_map=False)[1:3] == ["h:SPACE", "!:SPACE"]
+    long = "Ah ! mon Dieu, oh ! Non. " * 8  # the fast path leaves such a pack to the grapheme loop
+    assert roundtrip(long, pack) == "Ah, mon Dieu, oh. Non. " * 7 + "Ah, mon Dieu, oh. Non."
 
 
 def test_emoji_zwj_sequences():

@@ -117,6 +117,12 @@ def test_pack_typography_is_validated():
     for bad in ({"?": "¿"}, {"¿": "!"}, {"¿": "¿"}):
         with pytest.raises(PackError, match=r"\[pairs\]"):
             _validate("xx", {**paired, "pairs": bad})
+    mapped = {**pack, "map": {"!": "?"}}
+    assert _validate("xx", {**mapped, "map_before_lower": {"!": ""}}).map_before_lower == {"!": ""}
+    for bad in ({**mapped, "map_before_lower": {";": ""}}, {**mapped, "map_before_lower": {"!": "."}},
+                {**mapped, "cased": False, "features": ["?", "SPACE"], "map_before_lower": {"!": ""}}):
+        with pytest.raises(PackError, match=r"map_before_lower"):
+            _validate("xx", bad)
 
 
 def test_packs_command_names_the_default_engine():

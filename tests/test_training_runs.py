@@ -249,3 +249,25 @@ def test_a_resumed_char_run_encodes_a_file_its_cache_lacks_and_samples_by_the_gi
     args.corpus = [f"{TEXT}@0.5"]  # a file of the cache left unnamed keeps the weight it was encoded with
     train(args)
     assert json.loads((tmp_path / "run" / "data" / "meta.json").read_text()) == meta and drawn[-1] == (2, [0.5, 0.75])
+
+
+def test_encoded_corpora_are_read_again_when_their_pack_reads_text_another_way(tmp_path):
+    """A pack's new mapping (here ``map_before_lower``) changes the labels of the same text: a run folder's arrays
+    encoded under the old one are stale, and are encoded again with the vocabulary kept."""
+    import dataclasses
+
+    from charrestore.packs import load_pack
+    from charrestore.training.train_char import prepare_data
+
+    text = tmp_path / "t.txt"
+    text.write_text("Ah! mon ami, oh! Non. Vraiment?\n" * 30, encoding="utf-8")
+    en = load_pack("en")
+    read_again = dataclasses.replace(en, map_before_lower={"!": ","})
+    first = prepare_data([(en, text, 1.0)], [(en, text)], 0, 1, tmp_path)
+    classes = np.load(tmp_path / "data" / "src0_cls.npy")
+    assert prepare_data([(en, text, 1.0)], [(en, text)], 0, 1, tmp_path) == first  # reused
+    again = prepare_data([(read_again, text, 1.0)], [(read_again, text)], 0, 1, tmp_path)
+    changed = np.load(tmp_path / "data" / "src0_cls.npy")
+    assert again["vocab"] == first["vocab"] and again["packs"] != first["packs"]
+    assert (changed & en.bit(".")).sum() < (classes & en.bit(".")).sum()
+    assert (changed & en.bit(",")).sum() > (classes & en.bit(",")).sum()

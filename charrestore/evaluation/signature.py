@@ -44,6 +44,8 @@ def pack_hash(pack: LanguagePack) -> str:
     """8 hex digits over everything in a pack that changes parsing: features, case, normalization, mapping."""
     data = {"features": list(pack.features), "cased": pack.cased, "normalization": pack.normalization,
             "map": pack.map, "map_between_words": pack.map_between_words}
+    if pack.map_before_lower:  # only where a pack has it: the other packs' hashes stay as their reports print them
+        data["map_before_lower"] = pack.map_before_lower
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:8]
 
 

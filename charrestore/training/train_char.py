@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
+from ..evaluation.signature import pack_hash
 from ..holdout import held_out
 from ..packs import load_pack
 from .corpus import build_vocab, encode_documents, encodes, given_weights, parse_corpus_arg, read_documents
@@ -65,12 +66,13 @@ def with_pack(spec: str, packs: dict):
 def prepare_data(corpora, dev, dev_holdout, min_count, out: Path) -> dict:
     """Encode corpora once into ``out/data``. An existing ``meta.json`` fixes the vocabulary, so a run
     resumed from a committed state (which carries meta.json but no corpus arrays) encodes identically; its
-    arrays are reused only while they hold every file that ``corpora`` names."""
+    arrays are reused only while they hold every file that ``corpora`` names, read by the packs as they are now."""
     data_dir = out / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
     meta_path = data_dir / "meta.json"
     meta = json.loads(meta_path.read_text()) if meta_path.is_file() else None
-    if encodes(meta, [(path, weight) for _, path, weight in corpora]) \
+    packs = {pack.code: pack_hash(pack) for pack, _, _ in corpora}  # arrays read under another mapping are stale
+    if encodes(meta, [(path, weight) for _, path, weight in corpora]) and meta.get("packs") == packs \
             and all((data_dir / f"{s['file']}_ids.npy").is_file() for s in meta["sources"]) \
             and (data_dir / "dev_ids.npy").is_file():
         return meta
@@ -98,7 +100,7 @@ def prepare_data(corpora, dev, dev_holdout, min_count, out: Path) -> dict:
     np.save(data_dir / "dev_ids.npy", grapheme_ids(dev_base, index))
     np.save(data_dir / "dev_cls.npy", dev_cls)
     unk = float(np.mean(grapheme_ids(dev_base, index) == 1)) if dev_base else 0.0
-    meta = {"vocab": vocab, "sources": sources, "dev": [str(p) for _, p in dev] if dev else f"holdout id%{dev_holdout}==0",
+    meta = {"vocab": vocab, "packs": packs, "sources": sources, "dev": [str(p) for _, p in dev] if dev else f"holdout id%{dev_holdout}==0",
             "dev_graphemes": len(dev_base), "dev_unk_rate": unk, "min_count": min_count}
     meta_path.write_text(json.dumps(meta, ensure_ascii=False))
     print(f"vocab {len(vocab)}, dev {len(dev_base)} graphemes, dev UNK rate {unk:.4%}", flush=True)
