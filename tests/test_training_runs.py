@@ -3,6 +3,7 @@ and errors as TrainingError (a ValueError that the CLI prints as one line)."""
 
 import argparse
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -122,6 +123,43 @@ def test_weights_of_another_model_are_a_training_error(tmp_path):
 def test_resuming_from_a_folder_without_a_state_is_a_training_error(tmp_path):
     with pytest.raises(ValueError, match="holds no training state"):
         runs.seed_from(tmp_path / "nothing", tmp_path / "run", ("meta.json",))
+
+
+def test_a_run_folder_never_continues_another_course_than_the_state_it_is_given(tmp_path):
+    run, main, member = tmp_path / "run", tmp_path / "main-state", tmp_path / "member-state"
+    train(tiny_char_args(run, "--save-state", str(main), "--state-weights-only"))
+    # A member goes on from the main state in its own folder, and its state is promoted over the main one.
+    train(tiny_char_args(tmp_path / "member", "--resume-from", str(main), "--save-state", str(member),
+                         "--state-weights-only"))
+    promoted = json.loads((member / STATE).read_text())
+    shutil.rmtree(main)
+    shutil.copytree(member, main)
+
+    train(tiny_char_args(run, "--resume-from", str(main), "--save-state", str(main), "--state-weights-only"))
+    state = json.loads((run / STATE).read_text())
+    assert state["epoch"] == 3 and state["history"][:2] == promoted["history"]
+    aside = json.loads((run / "superseded-1" / STATE).read_text())
+    assert aside["epoch"] == 1 and aside["history"][0] == state["history"][0]
+
+    # The folder now holds the state it saved: the next stage goes on from it as it is, with nothing set aside.
+    train(tiny_char_args(run, "--resume-from", str(main)))
+    assert json.loads((run / STATE).read_text())["epoch"] == 4
+    assert not (run / "superseded-2").exists()
+
+
+def test_a_state_with_another_vocabulary_has_the_folder_encode_its_corpora_again(tmp_path):
+    state_dir, run = tmp_path / "state", tmp_path / "run"
+    train(tiny_char_args(tmp_path / "a", "--save-state", str(state_dir), "--state-weights-only"))
+    (run / "data").mkdir(parents=True)
+    (run / STATE).write_text(json.dumps({"epoch": 7}))
+    (run / "data" / "meta.json").write_text(json.dumps({"vocab": ["<pad>", "<unk>", "x"]}))
+    np.save(run / "data" / "src0_ids.npy", np.zeros(3, np.int32))
+
+    runs.seed_from(state_dir, run, ("meta.json",))
+    assert json.loads((run / STATE).read_text()) == json.loads((state_dir / STATE).read_text())
+    assert (run / "data" / "meta.json").read_bytes() == (state_dir / "meta.json").read_bytes()
+    assert not list((run / "data").glob("*.npy"))
+    assert json.loads((run / "superseded-1" / STATE).read_text()) == {"epoch": 7}
 
 
 def multilingual_args(out: Path, langs: list[str], corpus: list[str]) -> argparse.Namespace:

@@ -55,18 +55,41 @@ def add_state_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def seed_from(state_dir: Path, out: Path, data_files: tuple[str, ...]) -> None:
-    """Seed a fresh run folder from a committed compact state: the model (or its weights alone) and RNG
-    beside ``state.json``, and the data files (vocabulary, tokenizer) into ``data/``."""
-    if (out / STATE).is_file():
-        return
+    """Seed a run folder from a committed compact state: the model (or its weights alone) and RNG beside
+    ``state.json``, and the data files (vocabulary, tokenizer) into ``data/``.
+
+    The given state is the truth. A folder that holds the same state goes on as it is (with its optimizer's
+    moments); one that holds another (a member's state promoted over it, epochs of a stage that was cut off or
+    not kept) is set aside, so that a stage never quietly continues a course other than the one it was given.
+    """
     if not (state_dir / STATE).is_file():
         raise TrainingError(f"{state_dir} holds no training state ({STATE} is missing)")
+    if (out / STATE).is_file():
+        if read_state(out) == read_state(state_dir):
+            return
+        set_aside(out, state_dir)
     (out / "data").mkdir(parents=True, exist_ok=True)
+    stale = any((out / "data" / name).is_file() and
+                (out / "data" / name).read_bytes() != (state_dir / name).read_bytes() for name in data_files)
+    for arrays in (out / "data").glob("*.npy") if stale else ():  # encoded by another vocabulary
+        arrays.unlink()
     for name in (LAST, BEST, WEIGHTS, STATE):
         if (state_dir / name).is_file():
             shutil.copyfile(state_dir / name, out / name)
     for name in data_files:
         shutil.copyfile(state_dir / name, out / "data" / name)
+
+
+def set_aside(out: Path, state_dir: Path) -> Path:
+    """Move a run folder's own state (``state.json`` and its weights) into ``out/superseded-<n>/``."""
+    aside = next(out / f"superseded-{n}" for n in range(1, 10**6) if not (out / f"superseded-{n}").exists())
+    aside.mkdir()
+    for name in (STATE, LAST, BEST, WEIGHTS):
+        if (out / name).is_file():
+            (out / name).rename(aside / name)
+    print(f"{out} held epoch {read_state(aside)['epoch']} of another course than {state_dir} "
+          f"(epoch {read_state(state_dir)['epoch']}): set aside in {aside}", flush=True)
+    return aside
 
 
 def start(build, args, hyper_keys: tuple[str, ...]):
