@@ -46,7 +46,8 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     one too). White space that only stands before a mark of ``pack.space_before`` ("quoi ?") is that mark's
     typography, not a SPACE. With ``apply_map`` the pack's mapping of other
     punctuation is applied (reading references and training text; ``map_before_lower`` where the next letter is a
-    small one, so that a "!" inside a sentence is no period that a small letter follows); without it, only the
+    small one, so that a "!" inside a sentence is no period that a small letter follows; ``map_after_sentence_end``
+    right after a sentence mark, so that a dialogue dash after a period adds no comma); without it, only the
     pack's own marks and spaces are taken off (reading user input: nothing else is touched).
     Spaces and marks next to an invalid byte, and white space before a lone combining mark, stay
     base graphemes (``_held``): the bytes keep their neighbours, and the marks before the combining mark stay.
@@ -62,6 +63,7 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     if space_bit:
         bits[" "] = space_bit
     opening = pack.opening_bits
+    ends = sum(pack.bit(m) for m in pack.sentence_marks)
     base: list[str] = []
     classes: list[int] = []
     pending = 0  # opening marks waiting for their grapheme
@@ -73,7 +75,9 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
             target = g
         elif apply_map:
             target = pack.map.get(g)
-            if g in pack.map_before_lower and _before_small_letter(gs, i, pack):
+            if g in pack.map_after_sentence_end and classes and classes[-1] & ends:
+                target = pack.map_after_sentence_end[g]
+            elif g in pack.map_before_lower and _before_small_letter(gs, i, pack):
                 target = pack.map_before_lower[g]
             if target is None and g in pack.map_between_words:
                 inside = 0 < i < len(gs) - 1 and _is_word_char(gs[i - 1]) and _is_word_char(gs[i + 1])

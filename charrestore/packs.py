@@ -32,6 +32,7 @@ class LanguagePack:
     map: dict[str, str] = field(default_factory=dict)
     map_between_words: dict[str, str] = field(default_factory=dict)
     map_before_lower: dict[str, str] = field(default_factory=dict)  # [map] entries read another way before a small letter
+    map_after_sentence_end: dict[str, str] = field(default_factory=dict)  # ... and right after a sentence mark
     models: dict[str, str] = field(default_factory=dict)
     sentence_marks: tuple[str, ...] = ()
     engine: str = "char"  # what ``--engine auto`` runs: the engine that scored better on this language's dev sets
@@ -107,7 +108,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         raise PackError(f"{source}: CAPS needs cased = true")
     marks = [f for f in features if f not in (CAPS, SPACE)]
     targets = set(marks) | ({" "} if SPACE in features else set())
-    for table in ("map", "map_between_words", "map_before_lower"):
+    for table in ("map", "map_between_words", "map_before_lower", "map_after_sentence_end"):
         for src, target in data.get(table, {}).items():
             if not set(target) <= targets:
                 raise PackError(f"{source}: [{table}] maps {src!r} onto {target!r}, not a mark of the pack")
@@ -115,6 +116,10 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         if src not in data.get("map", {}) or not data.get("cased", False):
             raise PackError(f"{source}: [map_before_lower] holds {src!r}: it takes a cased pack's [map] entries "
                             "(what they map onto before a small letter instead)")
+    for src in data.get("map_after_sentence_end", {}):
+        if src not in data.get("map", {}) or not data.get("sentence_marks"):
+            raise PackError(f"{source}: [map_after_sentence_end] holds {src!r}: it takes [map] entries of a pack with "
+                            "sentence_marks (what they map onto right after a sentence mark instead)")
     for mark in data.get("opening_marks", ()):
         if mark not in marks:
             raise PackError(f"{source}: 'opening_marks' holds {mark!r}, not a mark of the pack's features")
@@ -140,6 +145,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         map=dict(data.get("map", {})),
         map_between_words=dict(data.get("map_between_words", {})),
         map_before_lower=dict(data.get("map_before_lower", {})),
+        map_after_sentence_end=dict(data.get("map_after_sentence_end", {})),
         models=dict(data.get("models", {})),
         sentence_marks=tuple(m for m in data.get("sentence_marks", ()) if m in marks),
         engine=engine,

@@ -145,6 +145,19 @@ def test_a_mapping_before_a_small_letter():
     assert roundtrip(long, pack) == "Ah, mon Dieu, oh. Non. " * 7 + "Ah, mon Dieu, oh. Non."
 
 
+def test_a_mapping_right_after_a_sentence_end():
+    """``map_after_sentence_end``: a dialogue dash, "!" or "…" right after a sentence mark adds no second mark (no
+    "?," or "?." that a model would learn and print); elsewhere they read by [map], user input is untouched."""
+    pack = _validate("xx", {"features": ["CAPS", ".", ",", "?", "SPACE"], "cased": True, "sentence_marks": [".", "?"],
+                            "map": {"!": ".", "—": ", ", "«": "", "»": ""}, "map_before_lower": {"!": ","},
+                            "map_after_sentence_end": {"!": "", "—": " "}})
+    assert roundtrip("Что?! — спросил он. — Да — нет!", pack) == "Что? спросил он. Да, нет."
+    assert roundtrip("«Ах!» — сказал он. «Ну.» — Да!", pack) == "Ах, сказал он. Ну. Да."
+    assert names("он. — да", pack, apply_map=False)[2] == "—:SPACE"
+    long = "Что?! — спросил он, — да. — Нет. " * 8  # the fast path leaves such a pack to the grapheme loop
+    assert roundtrip(long, pack) == "Что? спросил он, да. Нет. " * 7 + "Что? спросил он, да. Нет."
+
+
 def test_emoji_zwj_sequences():
     family = "\U0001F468\u200d\U0001F469\u200d\U0001F467\u200d\U0001F466"
     flag, thumb = "\U0001F1EE\U0001F1F3", "\U0001F44D\U0001F3FD"

@@ -123,6 +123,12 @@ def test_pack_typography_is_validated():
                 {**mapped, "cased": False, "features": ["?", "SPACE"], "map_before_lower": {"!": ""}}):
         with pytest.raises(PackError, match=r"map_before_lower"):
             _validate("xx", bad)
+    ended = {**mapped, "sentence_marks": ["?"]}
+    assert _validate("xx", {**ended, "map_after_sentence_end": {"!": " "}}).map_after_sentence_end == {"!": " "}
+    for bad in ({**ended, "map_after_sentence_end": {";": ""}}, {**ended, "map_after_sentence_end": {"!": "."}},
+                {**mapped, "map_after_sentence_end": {"!": ""}}):
+        with pytest.raises(PackError, match=r"map_after_sentence_end"):
+            _validate("xx", bad)
 
 
 def test_packs_command_names_the_default_engine():

@@ -46,6 +46,8 @@ def pack_hash(pack: LanguagePack) -> str:
             "map": pack.map, "map_between_words": pack.map_between_words}
     if pack.map_before_lower:  # only where a pack has it: the other packs' hashes stay as their reports print them
         data["map_before_lower"] = pack.map_before_lower
+    if pack.map_after_sentence_end:
+        data["map_after_sentence_end"] = pack.map_after_sentence_end
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:8]
 
 
