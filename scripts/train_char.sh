@@ -69,10 +69,11 @@ case $lang in
   # fr: the novels are memorised after 21 epochs (train loss 0.103, dev 0.173); session 41's dropout arm d:
   # FROM=training_state/fr-char (epoch 21), dropout 0.3 from epoch 22 on; it lost to no dropout (docs/results.md);
   # session 42's e and f: FROM= the epoch-18 state (commit 8533756), one epoch at 5e-4 and one at 2.5e-4; e read by a
-  # copy of the pack (CHARRESTORE_DATA) with ru's [map_before_lower], f by the pack as it is; both lost
+  # copy of the pack (CHARRESTORE_DATA) with ru's [map_before_lower], f by the pack as it is; both lost;
+  # session 43's g: as e, the copy also with ru's [map_after_sentence_end]
   fr) corpus=("$C/fr/eltec_novels_train.tsv.xz"); dev=$C/fr/eltec_novels_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("fr_dev --dev $dev")
-      member_opts=([d]="--set-dropout 0.3" [e]="" [f]="") ;;
+      member_opts=([d]="--set-dropout 0.3" [e]="" [f]="" [g]="") ;;
   # vi: Wikipedia alone for epochs 1-14; from epoch 15 on, session 39's pilot (do the news sets matter? their README:
   # only where a learning curve shows it) chose a fifth each of the two news sets: from the epoch-14 state
   # (FROM=training_state/vi-char at commit 9abdc13), w went on with Wikipedia alone, n with the news; n shipped

@@ -264,6 +264,9 @@ def test_signature():
     assert "map:no" in signature(EN, "char", apply_map=False)
     changed = dataclasses.replace(EN, map={**EN.map, "!": ","})
     assert signature(changed, "char") != signature(EN, "char")
+    for typography in ({"opening": ("?",)}, {"space_before": {"?": " "}}, {"map_before_lower": {"!": ","}},
+                       {"map_after_sentence_end": {"!": ""}}):
+        assert signature(dataclasses.replace(EN, **typography), "char") != signature(EN, "char")
     assert evaluate_char([REF], [HYP], EN, spaces="restore").signature == signature(EN, "char", spaces="restore")
     assert "feats:\u3001\u3002\uff1f" in signature(JA, "char")
     r = evaluate(["a"], ["a"], EN, "token", spaces="auto")

@@ -41,13 +41,16 @@ class Signature:
 
 
 def pack_hash(pack: LanguagePack) -> str:
-    """8 hex digits over everything in a pack that changes parsing: features, case, normalization, mapping."""
+    """8 hex digits over everything in a pack that changes parsing: features, case, normalization, mapping,
+    marks that open a span or take a space before them."""
     data = {"features": list(pack.features), "cased": pack.cased, "normalization": pack.normalization,
             "map": pack.map, "map_between_words": pack.map_between_words}
-    if pack.map_before_lower:  # only where a pack has it: the other packs' hashes stay as their reports print them
-        data["map_before_lower"] = pack.map_before_lower
-    if pack.map_after_sentence_end:
-        data["map_after_sentence_end"] = pack.map_after_sentence_end
+    after_end = {"map": pack.map_after_sentence_end, "after": list(pack.sentence_marks)}
+    optional = {"map_before_lower": pack.map_before_lower, "opening_marks": list(pack.opening),
+                "space_before": pack.space_before,
+                "map_after_sentence_end": after_end if pack.map_after_sentence_end else None}
+    data.update({k: v for k, v in optional.items() if v})  # only where a pack has them: the other packs' hashes
+    # stay as their reports print them
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:8]
 
 
