@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 STATE, LAST, BEST, WEIGHTS = "state.json", "last.keras", "best.weights.h5", "weights.npz"
-FP16_TOLERANCE = 1e-2  # max |logit difference| on the probe for weights stored fp16
+FP16_TOLERANCE = 2e-2  # max |logit difference| on the probe for weights stored fp16 (a state trains on: Adam restarts)
 
 
 class TrainingError(ValueError):
