@@ -70,7 +70,8 @@ case $lang in
   # FROM=training_state/fr-char (epoch 21), dropout 0.3 from epoch 22 on; it lost to no dropout (docs/results.md);
   # session 42's e and f: FROM= the epoch-18 state (commit 8533756), one epoch at 5e-4 and one at 2.5e-4; e read by a
   # copy of the pack (CHARRESTORE_DATA) with ru's [map_before_lower], f by the pack as it is; both lost;
-  # session 43's g: as e, the copy also with ru's [map_after_sentence_end]
+  # session 43's g: as e, the copy also with ru's [map_after_sentence_end]; g shipped (the pack took both tables)
+  # and its state became training_state/fr-char
   fr) corpus=("$C/fr/eltec_novels_train.tsv.xz"); dev=$C/fr/eltec_novels_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("fr_dev --dev $dev")
       member_opts=([d]="--set-dropout 0.3" [e]="" [f]="" [g]="") ;;
