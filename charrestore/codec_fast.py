@@ -27,7 +27,8 @@ _targets: dict[tuple[int, bool], tuple[LanguagePack, dict[str, tuple[int, bool]]
 def serves(pack: LanguagePack, apply_map: bool = False) -> bool:
     """Whether this path knows the pack's typography: marks that open a span, a space before a mark, or (reading
     with the mapping) a mapping that looks at the next letter or the last mark go the exact way (codec.py)."""
-    return not (pack.opening or pack.space_before or (apply_map and (pack.map_before_lower or pack.map_after_sentence_end)))
+    looking = pack.map_before_lower or pack.map_after_sentence_end
+    return not (pack.opening or pack.space_before or (apply_map and looking))
 
 
 def singletons(text: str) -> bool:
