@@ -63,7 +63,7 @@ def parse(text: str, pack: LanguagePack, apply_map: bool = True) -> tuple[list[s
     if space_bit:
         bits[" "] = space_bit
     opening = pack.opening_bits
-    ends = sum(pack.bit(m) for m in pack.sentence_marks)
+    ends = pack.sentence_bits
     base: list[str] = []
     classes: list[int] = []
     pending = 0  # opening marks waiting for their grapheme

@@ -56,6 +56,11 @@ class LanguagePack:
         return tuple(f for f in self.features if f not in (CAPS, SPACE))
 
     @property
+    def sentence_bits(self) -> int:
+        """The class bits of the marks that end a sentence."""
+        return sum(self.bit(m) for m in self.sentence_marks)
+
+    @property
     def mark_bits(self) -> int:
         """The class bits of all the pack's marks."""
         return sum(self.bit(m) for m in self.marks)

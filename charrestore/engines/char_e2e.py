@@ -123,7 +123,7 @@ class CharEngine(Engine):
         self.session = runtime.session(Path(onnx_path), options.threads)
         self.batch_size = options.batch_size
         self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
-        self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
+        self.sentence_bits = pack.sentence_bits
         self.no_space = np.flatnonzero((np.arange(pack.n_classes) & self.space_bit) == 0)
         self.sentence_classes = np.flatnonzero(np.arange(pack.n_classes) & self.sentence_bits)
         self.symbols = Symbols(pack, [None, *pack.marks])  # what the model never read (char_symbols.py)

@@ -21,7 +21,7 @@ class Pairing:
     def __init__(self, pack: LanguagePack):
         self.pairs = [(pack.bit(o), pack.bit(c)) for o, c in pack.pairs.items()]
         self.space_bit = pack.bit(SPACE)
-        self.sentence_bits = sum(pack.bit(m) for m in pack.sentence_marks)
+        self.sentence_bits = pack.sentence_bits
         self.mark_bits, self.opening_bits = pack.mark_bits, pack.opening_bits
         classes = np.arange(pack.n_classes)
         singles = [pack.bit(m) for m in pack.sentence_marks]

@@ -222,7 +222,7 @@ def train(args) -> Path:
     weights = given_weights(meta["sources"], [(path, weight) for _, path, weight in corpora])
     sampler = WindowSampler(streams, weights, hyper["window"], pack.bit("SPACE"),
                             hyper["spaced"], rng, hyper.get("starts") or 0.0,
-                            sum(pack.bit(m) for m in pack.sentence_marks))
+                            pack.sentence_bits)
 
     def batches():
         while True:

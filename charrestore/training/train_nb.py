@@ -74,7 +74,7 @@ def corpus_words(doc: str, pack) -> list[str]:
     if not base:
         return []
     space = pack.bit("SPACE")
-    ends_sentence = sum(pack.bit(m) for m in pack.sentence_marks)
+    ends_sentence = pack.sentence_bits
     if not space:
         return ["".join(base)]
     cuts = np.flatnonzero(classes & space) + 1

@@ -47,7 +47,7 @@ def load_talks(files, pack: LanguagePack, holdout: Holdout | int | str = 0) -> l
 def sentences(docs: list[str], pack: LanguagePack) -> list[str]:
     """Each document cut after every word whose marks end a sentence (as the token metrics label it), so that
     every sentence is restored as an input of its own: the short inputs users type."""
-    ends = sum(pack.bit(m) for m in pack.sentence_marks)
+    ends = pack.sentence_bits
     out = []
     for doc in docs:
         words: list[str] = []
