@@ -59,13 +59,15 @@ case $lang in
   # before a small letter as a comma ([map_before_lower]); e shipped and its state became training_state/ru-char
   ru) corpus=("$C/ru/ruslit_prose_train.tsv.xz"); dev=${devof[ru]}
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("ru_dev --dev $dev")
-      member_opts=([e]="") ;;
+      member_opts=([e]="" [w]="--set-lstm 256") ;;
+  # ru and es, session 44's w: FROM=training_state/<lang>-char (ru epoch 45, es epoch 25), the BiLSTM widened from
+  # 192 to 256 units a direction (the new units start silent: training/widen.py)
   # es, fr, vi (issue 46): per-language arms as de and ru (vi: the openly licensed Wikipedia text trains; the news
   # sets, research use only, are dev sets)
   # es from epoch 5 on: a tenth of the windows begin at a sentence's start (the input's start opened no question)
   es) corpus=("$C/es/es_congreso_train.tsv.xz"); dev=$C/es/es_congreso_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192 --starts 0.1); tune=(--dev "$dev")
-      evals=("es_dev --dev $dev") ;;
+      evals=("es_dev --dev $dev"); member_opts=([w]="--set-lstm 256") ;;
   # fr: the novels are memorised after 21 epochs (train loss 0.103, dev 0.173); session 41's dropout arm d:
   # FROM=training_state/fr-char (epoch 21), dropout 0.3 from epoch 22 on; it lost to no dropout (docs/results.md);
   # session 42's e and f: FROM= the epoch-18 state (commit 8533756), one epoch at 5e-4 and one at 2.5e-4; e read by a

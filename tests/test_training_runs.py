@@ -13,8 +13,9 @@ keras = pytest.importorskip("keras")
 
 from charrestore.training import runs  # noqa: E402
 from charrestore.training.char_model import build_char_model  # noqa: E402
-from charrestore.training.runs import LAST, STATE, WEIGHTS, TrainingError  # noqa: E402
+from charrestore.training.runs import BEST, LAST, STATE, WEIGHTS, TrainingError  # noqa: E402
 from charrestore.training.train_char import add_arguments, train  # noqa: E402
+from charrestore.training.widen import widen_model, widen_weights  # noqa: E402
 
 TEXT = Path(__file__).parent / "fixtures" / "text" / "en.txt"
 
@@ -309,3 +310,52 @@ def test_encoded_corpora_are_read_again_when_their_pack_reads_text_another_way(t
     assert again["vocab"] == first["vocab"] and again["packs"] != first["packs"]
     assert (changed & en.bit(".")).sum() < (classes & en.bit(".")).sum()
     assert (changed & en.bit(",")).sum() > (classes & en.bit(",")).sum()
+
+
+def trained_like(lstm, layers, seed):
+    """A small model whose weights are all non-zero and far from their initial values."""
+    keras.utils.set_random_seed(seed)
+    model = build_char_model(30, 8, emb=4, conv=8, kernel=3, dilations=(1,), lstm=lstm, lstm_layers=layers)
+    rng = np.random.default_rng(seed)
+    model.set_weights([w + rng.normal(0, 0.3, w.shape).astype(w.dtype) for w in model.get_weights()])
+    return model
+
+
+@pytest.mark.parametrize("layers", [1, 2])
+def test_a_widened_model_computes_what_the_narrow_one_did(layers):
+    narrow = trained_like(4, layers, seed=1)
+    wide = build_char_model(30, 8, emb=4, conv=8, kernel=3, dilations=(1,), lstm=7, lstm_layers=layers)
+    widen_model(narrow, wide, 4, 7)
+    ids = np.random.default_rng(0).integers(0, 30, size=(3, 40)).astype(np.int32)
+    np.testing.assert_allclose(wide(ids, training=False), narrow(ids, training=False), atol=1e-5)
+    assert wide.count_params() > narrow.count_params()
+    # The new units are not dead: they compute something, only their outgoing weights start at zero.
+    fwd_kernel = wide.get_layer("bilstm0").get_weights()[0]
+    assert np.abs(fwd_kernel[:, 4:7]).sum() > 0
+    assert not wide.get_layer("logits").get_weights()[0][4:7].any()
+
+
+def test_a_bilstm_never_shrinks():
+    with pytest.raises(ValueError, match="cannot shrink"):
+        widen_weights({}, {}, 8, 4)
+
+
+def test_a_resumed_run_widens_its_bilstm_and_trains_on(tmp_path):
+    state_dir = tmp_path / "state"
+    train(tiny_char_args(tmp_path / "a", "--save-state", str(state_dir), "--state-weights-only"))
+    narrow = keras.saving.load_model(train(tiny_char_args(tmp_path / "n", "--resume-from", str(state_dir),
+                                                          "--epochs", "0")) / LAST)
+
+    seeded = train(tiny_char_args(tmp_path / "b", "--resume-from", str(state_dir), "--set-lstm", "6",
+                                  "--epochs", "0"))
+    wide = keras.saving.load_model(seeded / LAST)
+    state = json.loads((seeded / STATE).read_text())
+    assert state["hyper"]["lstm"] == 6 and state["stage_start"] == 1 and not (seeded / BEST).exists()
+    ids = np.random.default_rng(0).integers(0, 30, size=(2, 24)).astype(np.int32)
+    np.testing.assert_allclose(wide(ids, training=False), narrow(ids, training=False), atol=1e-5)
+
+    # Later stages keep the width; the best epoch is only ever one of the wider model's.
+    again = train(tiny_char_args(seeded, "--epochs", "1"))
+    state = json.loads((again / STATE).read_text())
+    assert state["hyper"]["lstm"] == 6 and state["epoch"] == 2
+    assert keras.saving.load_model(again / LAST).get_layer("bilstm0").forward_layer.units == 6

@@ -34,7 +34,7 @@ from ..holdout import held_out
 from ..packs import load_pack
 from .corpus import build_vocab, encode_documents, encodes, given_weights, parse_corpus_arg, read_documents
 from .distill import CharTeacher, one_hot
-from .runs import (LAST, STATE, TrainingError, add_state_arguments, fit, resume, rng_of, save_state, seed_from,
+from .runs import (BEST, LAST, STATE, TrainingError, add_state_arguments, fit, resume, rng_of, save_state, seed_from,
                    set_threads, start)
 
 
@@ -184,6 +184,7 @@ def train(args) -> Path:
     import keras  # only now: a bad argument above fails fast, without TensorFlow's start-up
 
     from .char_model import build_char_model
+    from .widen import widen_model
     data_dir = out / "data"
     streams = [(np.load(data_dir / f"{s['file']}_ids.npy"), np.load(data_dir / f"{s['file']}_cls.npy"))
                for s in meta["sources"]]
@@ -202,11 +203,20 @@ def train(args) -> Path:
     hyper = state["hyper"]
     if args.set_window:
         hyper["window"] = args.set_window
-    if args.set_dropout is not None and args.set_dropout != hyper["dropout"]:  # dropout holds no weights: rebuild
-        hyper["dropout"] = args.set_dropout
-        weights, lr = model.get_weights(), float(keras.ops.convert_to_numpy(model.optimizer.learning_rate))
+    dropout = args.set_dropout is not None and args.set_dropout != hyper["dropout"]
+    wider = args.set_lstm is not None and args.set_lstm != hyper["lstm"]
+    if dropout or wider:  # rebuilt: dropout holds no weights; a wider BiLSTM's old units keep theirs
+        old, units, lr = model, hyper["lstm"], float(keras.ops.convert_to_numpy(model.optimizer.learning_rate))
+        hyper.update(dropout=args.set_dropout if dropout else hyper["dropout"], lstm=args.set_lstm or units)
+        keras.utils.set_random_seed(args.seed)  # the new units' input weights, drawn the same way every time
         model = build(hyper, lr)
-        model.set_weights(weights)
+        if wider:
+            widen_model(old, model, units, hyper["lstm"])
+            state["stage_start"] = len(state["history"])  # the narrower epochs' best is no longer this model's
+            (out / BEST).unlink(missing_ok=True)
+            print(f"BiLSTM widened {units} -> {hyper['lstm']} units a direction", flush=True)
+        else:
+            model.set_weights(old.get_weights())
         model.optimizer.build(model.trainable_variables)  # zero moments, saved whole (as a resumed state is)
         model.save(out / LAST)  # the folder's model and state are the ones that train on, even with no epoch
         (out / STATE).write_text(json.dumps(state, default=str))
@@ -260,6 +270,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "on (the dev windows keep --window, so that the val loss stays comparable)")
     p.add_argument("--set-dropout", type=float, help="when resuming, train with this dropout from now on (the "
                    "weights carry over; Adam's moments restart)")
+    p.add_argument("--set-lstm", type=int, help="when resuming, widen the BiLSTM to this many units a direction: "
+                   "the old units keep their weights and the new ones start silent, so the model computes what it "
+                   "did; Adam's moments restart")
     p.add_argument("--emb", type=int, default=64)
     p.add_argument("--conv", type=int, default=96)
     p.add_argument("--kernel", type=int, default=5)
