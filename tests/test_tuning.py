@@ -18,6 +18,7 @@ from charrestore.engines.base import EngineOptions
 from charrestore.engines.char_e2e import CharEngine
 from charrestore.engines.pipeline import PipelineEngine
 from charrestore.packs import load_pack
+from charrestore.tuning.char import objective
 from charrestore.tuning.token import labelled_talks, logit_talks, micro_f1, tune_bias, tune_end_bias, tune_offsets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,6 +94,17 @@ def test_tune_char_keeps_the_cards_decoding_where_it_beats_the_retuned(data_root
     assert tuning["retuned_keys"]["bias"]["."] == 0.0 and tuning["retuned_keys"]["window"] == 24
     for key in ("window", "overlap", "cut", "bias", "nb_spaces"):
         assert after[key] == before[key] == tuned[key], key
+
+
+def test_the_cards_decoding_is_kept_by_the_ascents_objective_not_by_all_alone():
+    # Session 44's widened es model, scored on the even dev documents: a fresh export's unbiased decoding against
+    # the retuned biases. ALL alone (mostly spaces) preferred printing fewer marks; the objective does not.
+    feats = ("CAPS", "¿", ".", ",", "?", "SPACE")
+    fresh = dict(zip(feats, (0.7927, 0.5529, 0.6160, 0.5467, 0.3160, 0.9934)), ALL=0.9429)
+    retuned = dict(zip(feats, (0.7890, 0.5986, 0.6165, 0.5795, 0.4090, 0.9963)), ALL=0.9403)
+    assert fresh["ALL"] > retuned["ALL"]
+    assert objective(retuned, feats) > objective(fresh, feats)
+    assert objective(fresh, feats) == pytest.approx(sum(fresh[f] for f in feats) / 6 + 0.5 * 0.9429)
 
 
 def test_tune_char_without_write_card_leaves_the_card(data_root, tmp_path):

@@ -6,8 +6,10 @@ enforced or as evidence the model may overrule (``nb_space``, ``nb_join``),
 the cost of keeping a capital after a comma, what a sentence gains by taking both ends of a pair of marks
 (``pair_bonus``: es "¿" … "?"), and how far restored spaces follow the spaces and joins of spaced
 input (``given_space``, ``given_join``: spacing correction, tuned on the documents with their spaces damaged).
-Last, the card's own decoding is scored the same way: where it beats the retuned one by ALL, it stays (a coordinate
-ascent that trades one feature's F for another's can end below where it started).
+Last, the card's own decoding is scored the same way: where it beats the retuned one by the ascent's objective (the
+features' mean F plus half of ALL), it stays (a coordinate ascent that trades one feature's F for another's can end
+below where it started). By ALL alone, a fresh export's unbiased decoding was kept over biases that gained es's
+"¿", "," and "?" 0.03-0.09 F for 0.003 of ALL: micro ALL, mostly spaces, favours printing fewer marks.
 Everything is scored position-wise on mark-free dev documents, de-spaced but for that last step. Biases are fit on
 the even-numbered dev documents only, so the odd ones stay unseen for a check; the chosen values and the whole
 grid go into the card.
@@ -42,6 +44,11 @@ def feature_scores(pack, refs, preds) -> dict:
         out[f] = _f1(counts)
     out["ALL"] = _f1(tot)
     return out
+
+
+def objective(scores: dict, features) -> float:
+    """What the bias ascent maximises, over every feature at once: their mean F plus half of ALL."""
+    return sum(scores[f] for f in features) / len(features) + 0.5 * scores["ALL"]
 
 
 def _f1(c) -> float:
@@ -239,15 +246,16 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
     keys = {"window": s.window, "overlap": s.overlap, "cut": s.cut, "bias": bias, "nb_spaces": nb_spaces,
             "nb_space": soft and soft["nb_space"], "nb_join": soft and soft["nb_join"],
             "capital_after_mark_penalty": None if penalty == math.inf else penalty, "pair_bonus": pair_bonus, **given}
-    kept = card_scores["ALL"] > retuned["ALL"]
+    kept = objective(card_scores, pack.features) > objective(retuned, pack.features)
     print("retuned:", retuned, "the card's decoding:", card_scores, "kept: the card's" if kept else "", flush=True)
     return {**(card_keys if kept else keys),
-            "tuning": {"decoding": "the card's (it beat the retuned by ALL)" if kept else "retuned",
+            "tuning": {"decoding": "the card's (it beat the retuned by the objective)" if kept else "retuned",
                        "scores_retuned": retuned, "scores_card": card_scores,
                        "retuned_keys": keys if kept else None,
                        "documents": "even-numbered dev documents (odd ones unseen)", "window_grid": grid,
                        "window_choice": f"cheapest within {tolerance} ALL of the best",
                        "cut_grid": cut_grid, "bias_grid": list(biases), "objective": "F(feature) + 0.5 ALL",
+                       "keep_objective": "mean F of the features + 0.5 ALL",
                        "scores_after": final, "scores_after_nb_spaces": nb_scores,
                        "nb_soft_grid": soft_grid, "nb_soft_objective": "ALL (chosen if it beats own and enforced)",
                        "capital_after_mark_grid": penalty_grid, "capital_after_mark_objective": "ALL",
