@@ -46,16 +46,9 @@ def _lstm(old, fresh, h, wide, first):
     for g in range(GATES):
         old_cols, new_cols = slice(g * h, (g + 1) * h), slice(g * wide, g * wide + h)
         kernel[:, new_cols] = o_kernel[:, old_cols] if first else _rows(o_kernel[:, old_cols], 2 * wide, h, wide)
-        recurrent[:, new_cols] = _top(o_recurrent[:, old_cols], wide)
+        recurrent[:, new_cols] = _placed(o_recurrent[:, old_cols], wide, np.arange(h))
         bias[new_cols] = o_bias[old_cols]
     return [kernel, recurrent, bias]
-
-
-def _top(matrix, n_rows):
-    """``matrix`` as the first rows of ``n_rows``; the rest zero."""
-    out = np.zeros((n_rows, *matrix.shape[1:]), matrix.dtype)
-    out[:len(matrix)] = matrix
-    return out
 
 
 def _old_rows(h, wide):
@@ -65,8 +58,13 @@ def _old_rows(h, wide):
 
 def _rows(matrix, n_rows, h, wide):
     """``matrix``'s rows (a BiLSTM's 2h outputs) placed at the old units' rows of ``n_rows``; the rest zero."""
+    return _placed(matrix, n_rows, _old_rows(h, wide))
+
+
+def _placed(matrix, n_rows, rows):
+    """``matrix``'s rows placed at ``rows`` of ``n_rows`` rows; the rest zero."""
     out = np.zeros((n_rows, *matrix.shape[1:]), matrix.dtype)
-    out[_old_rows(h, wide)] = matrix
+    out[rows] = matrix
     return out
 
 

@@ -47,7 +47,8 @@ def feature_scores(pack, refs, preds) -> dict:
 
 
 def objective(scores: dict, features) -> float:
-    """What the bias ascent maximises, over every feature at once: their mean F plus half of ALL."""
+    """The tuner's objective over ``features``: their mean F plus half of ALL (for one feature's bias, the paired
+    marks' bonus, or the whole decoding that the card keeps or not)."""
     return sum(scores[f] for f in features) / len(features) + 0.5 * scores["ALL"]
 
 
@@ -88,7 +89,7 @@ def tune_biases(engine, docs, ref_cls, logits, features, grid, nb=False) -> dict
             trial = []
             for v in grid:
                 s = feature_scores(engine.pack, ref_cls, decode(engine, docs, logits, {**bias, f: v}, nb))
-                trial.append((s[f] + 0.5 * s["ALL"], v))
+                trial.append((objective(s, (f,)), v))
             bias[f] = max(trial)[1]
         print("bias", bias, "nb" if nb else "", flush=True)
     return bias
@@ -153,7 +154,7 @@ def tune_pair_bonus(engine, docs, ref_cls, logits, bias, penalty, spaces, grid) 
     for v in grid:
         s = feature_scores(engine.pack, ref_cls, decode(engine.configured(pair_bonus=v), docs, logits, bias,
                                                         penalty=penalty, states=spaces))
-        trials.append({"pair_bonus": v, **s, "objective": sum(s[m] for m in marks) / len(marks) + 0.5 * s["ALL"]})
+        trials.append({"pair_bonus": v, **s, "objective": objective(s, marks)})
         print(trials[-1], flush=True)
     return max(trials, key=lambda t: (t["objective"], -t["pair_bonus"]))["pair_bonus"], trials
 
