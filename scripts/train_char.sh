@@ -87,7 +87,8 @@ case $lang in
       data=(--dev "${dev[0]}"); opts=(--min-count 3 --conv 160 --lstm 192)
       tune=(--dev "${dev[0]}" --biases -1 -0.5 0 0.25 0.5 0.75 1 1.5 2 2.5 3 4)
       evals=("viwiki_dev --dev ${dev[0]}" "dantri_dev --dev ${dev[1]}" "baomoi_dev --dev ${dev[2]}")
-      member_opts=([w]="" [n]=""); [ "${MEMBER:-}" = w ] && corpus=("$wiki") ;;
+      # session 45's wide: FROM=training_state/vi-char (epoch 29), the BiLSTM widened from 192 to 256 as ru and es
+      member_opts=([w]="" [n]="" [wide]="--set-lstm 256"); [ "${MEMBER:-}" = w ] && corpus=("$wiki") ;;
   # ko, zh, th (issue 47): source weights are sampling shares; the small spoken or news-like files are weighted up
   ko) corpus=("$C/ko/kowiki_train.tsv.xz@0.75" "$C/ko/boddari_train.tsv.xz@0.17" "$C/ko/petitions_train.tsv.xz@0.08")
       dev=("$C/ko/kowiki_dev.tsv.xz" "$C/ko/boddari_dev.tsv.xz" "$C/ko/petitions_dev.tsv.xz")
