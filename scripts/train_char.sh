@@ -83,9 +83,10 @@ case $lang in
   vi) wiki=$C/vi/viwiki_train.tsv.xz
       corpus=("$wiki@0.6" "$C/vi/dantri_train.tsv.xz@0.2" "$C/vi/baomoisapo_train.tsv.xz@0.2")
       dev=("$C/vi/viwiki_dev.tsv.xz" "$C/vi/dantri_dev.tsv.xz" "$C/vi/baomoisapo_dev.tsv.xz")
-      # the default bias grid's top (2.0) was the choice for "," and "?"; with the grid going on to 4 it still is
+      # the default bias grid's top (2.0) was the choice for "," and "?"; with the grid going on to 4 it still is;
+      # decoding is tuned on the three dev sets (session 45: for the epoch-29 model, Wikipedia's choice is theirs too)
       data=(--dev "${dev[0]}"); opts=(--min-count 3 --conv 160 --lstm 192)
-      tune=(--dev "${dev[0]}" --biases -1 -0.5 0 0.25 0.5 0.75 1 1.5 2 2.5 3 4)
+      tune=(--dev "${dev[@]}" --biases -1 -0.5 0 0.25 0.5 0.75 1 1.5 2 2.5 3 4)
       evals=("viwiki_dev --dev ${dev[0]}" "dantri_dev --dev ${dev[1]}" "baomoi_dev --dev ${dev[2]}")
       # session 45's wide: FROM=training_state/vi-char (epoch 29), the BiLSTM widened from 192 to 256 as ru and es
       member_opts=([w]="" [n]="" [wide]="--set-lstm 256"); [ "${MEMBER:-}" = w ] && corpus=("$wiki") ;;
@@ -101,7 +102,8 @@ case $lang in
       data=(--dev "${dev[@]}"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "${dev[@]:1}")
       # the dropout pilot of session 38 (Wikipedia is memorised; docs/results.md): MEMBER=c|d FROM= the epoch-8 state,
       # the same windows; d's state then became training_state/zh-char (dropout 0.3 from epoch 9 on)
-      member_opts=([c]="" [d]="--set-dropout 0.3")
+      # session 45's wide: FROM= the epoch-16 state (git checkout c659eab -- training_state/zh-char), 192 -> 256 units
+      member_opts=([c]="" [d]="--set-dropout 0.3" [wide]="--set-lstm 256")
       evals=("law_dev --dev ${dev[0]}" "wiki_dev --dev ${dev[1]}" "dialogue_dev --dev ${dev[2]}") ;;
   th) corpus=("$C/th/thaigov_train.tsv.xz"); dev=$C/th/thaigov_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("thaigov_dev --dev $dev") ;;
@@ -120,7 +122,8 @@ if [ -n "${MEMBER:-}" ]; then
   # the vocabulary of its teacher, the shipped model of the main run and its members
   opts+=(${member_opts[$MEMBER]}); mkdir -p "$run/data"
   # (gu ships its student: its own state holds that vocabulary; the members' states are in the history, models/README.md)
-  vocab=training_state/$lang-char; [ -f "$state/meta.json" ] && vocab=$state
+  # (FROM, a state out of the tree, brings its own)
+  vocab=training_state/$lang-char; [ -f "${FROM:-}/meta.json" ] && vocab=$FROM; [ -f "$state/meta.json" ] && vocab=$state
   [ -f "$run/data/meta.json" ] || cp "$vocab/meta.json" "$run/data/meta.json"
 fi
 if [ -n "${TEACHER:-}" ]; then
