@@ -61,7 +61,9 @@ case $lang in
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("ru_dev --dev $dev")
       member_opts=([e]="" [w]="--set-lstm 256") ;;
   # ru and es, session 44's w: FROM=training_state/<lang>-char (ru epoch 45, es epoch 25), the BiLSTM widened from
-  # 192 to 256 units a direction (the new units start silent: training/widen.py)
+  # 192 to 256 units a direction (the new units start silent: training/widen.py); session 46's second cycle of ru's w
+  # (epochs 52-55) and vi's wide (35-38): the same member FROM= the shipped state, one epoch each at 5e-4, 2.5e-4,
+  # 1.25e-4 and 6.25e-5 (--set-lstm on a state that has 256 units changes nothing)
   # es, fr, vi (issue 46): per-language arms as de and ru (vi: the openly licensed Wikipedia text trains; the news
   # sets, research use only, are dev sets)
   # es from epoch 5 on: a tenth of the windows begin at a sentence's start (the input's start opened no question)
