@@ -85,12 +85,13 @@ case $lang in
   vi) wiki=$C/vi/viwiki_train.tsv.xz
       corpus=("$wiki@0.6" "$C/vi/dantri_train.tsv.xz@0.2" "$C/vi/baomoisapo_train.tsv.xz@0.2")
       dev=("$C/vi/viwiki_dev.tsv.xz" "$C/vi/dantri_dev.tsv.xz" "$C/vi/baomoisapo_dev.tsv.xz")
-      # the default bias grid's top (2.0) was the choice for "," and "?"; with the grid going on to 4 it still is;
+      # the bias grid goes on to 4: the default grid's top (2.0) was once the choice for "," and "?";
       # decoding is tuned on the three dev sets (session 45: for the epoch-29 model, Wikipedia's choice is theirs too)
       data=(--dev "${dev[0]}"); opts=(--min-count 3 --conv 160 --lstm 192)
       tune=(--dev "${dev[@]}" --biases -1 -0.5 0 0.25 0.5 0.75 1 1.5 2 2.5 3 4)
       evals=("viwiki_dev --dev ${dev[0]}" "dantri_dev --dev ${dev[1]}" "baomoi_dev --dev ${dev[2]}")
       # session 45's wide: FROM=training_state/vi-char (epoch 29), the BiLSTM widened from 192 to 256 as ru and es
+      # (epochs 30-34); session 46's second cycle of wide, epochs 35-38, as ru's (above)
       member_opts=([w]="" [n]="" [wide]="--set-lstm 256"); [ "${MEMBER:-}" = w ] && corpus=("$wiki") ;;
   # ko, zh, th (issue 47): source weights are sampling shares; the small spoken or news-like files are weighted up
   ko) corpus=("$C/ko/kowiki_train.tsv.xz@0.75" "$C/ko/boddari_train.tsv.xz@0.17" "$C/ko/petitions_train.tsv.xz@0.08")
