@@ -63,9 +63,10 @@ case $lang in
   # ru and es, session 44's w: FROM=training_state/<lang>-char (ru epoch 45, es epoch 25), the BiLSTM widened from
   # 192 to 256 units a direction (the new units start silent: training/widen.py); session 46's second cycle of ru's w
   # (epochs 52-55) and vi's wide (35-38): the same member FROM= the shipped state, one epoch each at 5e-4, 2.5e-4,
-  # 1.25e-4 and 6.25e-5 (--set-lstm on a state that has 256 units changes nothing)
+  # 1.25e-4 and 6.25e-5 (--set-lstm on a state that has 256 units changes nothing); session 47: two such cycles of
+  # es's w (epochs 32-35 from the shipped epoch 31, then 36-39 from its own state)
   # es, fr, vi (issue 46): per-language arms as de and ru (vi: the openly licensed Wikipedia text trains; the news
-  # sets, research use only, are dev sets)
+  # sets, research use only, were dev sets at first and train from epoch 15 on, below)
   # es from epoch 5 on: a tenth of the windows begin at a sentence's start (the input's start opened no question)
   es) corpus=("$C/es/es_congreso_train.tsv.xz"); dev=$C/es/es_congreso_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192 --starts 0.1); tune=(--dev "$dev")
@@ -92,7 +93,10 @@ case $lang in
       evals=("viwiki_dev --dev ${dev[0]}" "dantri_dev --dev ${dev[1]}" "baomoi_dev --dev ${dev[2]}")
       # session 45's wide: FROM=training_state/vi-char (epoch 29), the BiLSTM widened from 192 to 256 as ru and es
       # (epochs 30-34); session 46's second cycle of wide, epochs 35-38, as ru's (above)
-      member_opts=([w]="" [n]="" [wide]="--set-lstm 256"); [ "${MEMBER:-}" = w ] && corpus=("$wiki") ;;
+      # session 47's nw: FROM= the epoch-38 state, the news sets weighed up to 0.3 each (Wikipedia 0.4), one cycle
+      # (epochs 39-42, shipped; a second, 43-46, scored lower: docs/results.md)
+      member_opts=([w]="" [n]="" [wide]="--set-lstm 256" [nw]=""); [ "${MEMBER:-}" = w ] && corpus=("$wiki")
+      [ "${MEMBER:-}" = nw ] && corpus=("$wiki@0.4" "$C/vi/dantri_train.tsv.xz@0.3" "$C/vi/baomoisapo_train.tsv.xz@0.3") ;;
   # ko, zh, th (issue 47): source weights are sampling shares; the small spoken or news-like files are weighted up
   ko) corpus=("$C/ko/kowiki_train.tsv.xz@0.75" "$C/ko/boddari_train.tsv.xz@0.17" "$C/ko/petitions_train.tsv.xz@0.08")
       dev=("$C/ko/kowiki_dev.tsv.xz" "$C/ko/boddari_dev.tsv.xz" "$C/ko/petitions_dev.tsv.xz")

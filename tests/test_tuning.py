@@ -96,6 +96,23 @@ def test_tune_char_keeps_the_cards_decoding_where_it_beats_the_retuned(data_root
         assert after[key] == before[key] == tuned[key], key
 
 
+def test_the_odd_documents_judge_the_cards_decoding_against_the_retuned(data_root, tmp_path):
+    # The even dev documents have no periods, the odd ones a period after every letter; the card says "." +12.
+    # Fit to the even ones, the retune (bias 0) wins there, but the documents it never saw decide: the card's stays.
+    rows = [" ".join(f"{c}." if i % 2 else c for c in LETTERS[i:] + LETTERS[:i]) for i in range(8)]
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    path = data_root / "models" / "en" / "char.json"
+    path.write_text(json.dumps({**card(data_root, "char"), "bias": {".": 12.0}, "nb_spaces": True}), encoding="utf-8")
+    tuned = tune(data_root, "char", "--lang", "en", "--dev", str(dev), "--windows", "24", "--overlaps", "8",
+                 "--biases", "0", "--penalties", "inf", "--threads", "1", "--write-card")
+    tuning = card(data_root, "char")["tuning"]
+    feats = EN.features
+    assert objective(tuning["scores_retuned"], feats) > objective(tuning["scores_card"], feats)  # on the even ones
+    assert objective(tuning["scores_card_odd"], feats) > objective(tuning["scores_retuned_odd"], feats)
+    assert tuning["decoding"].startswith("the card's") and tuned["bias"] == {".": 12.0}
+
+
 def test_the_cards_decoding_is_kept_by_the_ascents_objective_not_by_all_alone():
     # Session 44's widened es model, scored on the even dev documents: a fresh export's unbiased decoding against
     # the retuned biases. ALL alone (mostly spaces) preferred printing fewer marks; the objective does not.
