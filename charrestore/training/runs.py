@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import time
@@ -31,12 +32,17 @@ class TrainingError(ValueError):
 
 
 def set_threads(threads: int) -> None:
-    """Bound TensorFlow's thread pools (0 = TensorFlow's default), so that a run can share the CPU with another.
+    """Bound TensorFlow's thread pools (0 = TensorFlow's default), so that a run can share the CPU with another;
+    under ``KERAS_BACKEND=torch`` (training on a lent GPU), torch's.
 
     TensorFlow fixes its pools when it first builds something; in a process where that has already happened
     (a test session, a notebook), the pools stay as they are.
     """
-    if threads:
+    if threads and os.environ.get("KERAS_BACKEND") == "torch":
+        import torch
+
+        torch.set_num_threads(threads)
+    elif threads:
         import tensorflow as tf
 
         try:
@@ -198,6 +204,21 @@ def save_state(model, out: Path, state_dir: Path, data_files: tuple[str, ...], w
         print(f"{state_dir}: last epoch is the best; {BEST} dropped ({LAST} has its weights)")
 
 
+def seed_backend(seed: int) -> None:
+    """Seed the backend's own random ops: TensorFlow's, or torch's where a run trains on a GPU through
+    ``KERAS_BACKEND=torch`` (the weights it saves load into the TensorFlow model that exports)."""
+    import keras
+
+    if keras.backend.backend() == "torch":
+        import torch
+
+        torch.manual_seed(seed)
+    else:
+        import tensorflow as tf
+
+        tf.random.set_seed(seed)
+
+
 def fit(model, batches, dev, state: dict, out: Path, rng: np.random.Generator, args, *, seen: str,
         lr_factor: float, patience: int, validation_batch_size: int) -> None:
     """Train for ``args.epochs`` more epochs of ``hyper["steps"]`` steps, or until ``args.max_minutes`` passed.
@@ -207,7 +228,6 @@ def fit(model, batches, dev, state: dict, out: Path, rng: np.random.Generator, a
     since ``state["stage_start"]``; its log line ends with the cumulative CPU hours.
     """
     import keras
-    import tensorflow as tf
 
     hyper = state["hyper"]
     per_epoch = hyper["steps"] * hyper["batch"] * hyper["window"]
@@ -240,7 +260,7 @@ def fit(model, batches, dev, state: dict, out: Path, rng: np.random.Generator, a
         keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=lr_factor, patience=2, min_lr=1e-5, verbose=1),
         keras.callbacks.EarlyStopping(monitor="val_loss", patience=patience),
     ]
-    tf.random.set_seed(args.seed + state["epoch"])
+    seed_backend(args.seed + state["epoch"])
     model.fit(batches, steps_per_epoch=hyper["steps"], epochs=state["epoch"] + args.epochs,
               initial_epoch=state["epoch"], validation_data=dev, validation_batch_size=validation_batch_size,
               callbacks=callbacks, verbose=2)
