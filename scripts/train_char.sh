@@ -54,12 +54,13 @@ case $lang in
              "gu_wiki_tune --dev $C/gu/gu_wiki_train.tsv --holdout 100") ;;
   # de, ru: the per-language arms of issue 46's pilot (one training file each, xz; dev: whole sessions or works)
   de) corpus=("$C/de/de_bundestag_train.tsv.xz"); dev=${devof[de]}
-      data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("de_dev --dev $dev") ;;
+      data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("de_dev --dev $dev")
+      member_opts=([gw]="--set-lstm 320") ;;
   # ru epochs 38-39 (session 42): MEMBER=e FROM=training_state/ru-char (epoch 37), the pack reading "!" and "…"
   # before a small letter as a comma ([map_before_lower]); e shipped and its state became training_state/ru-char
   ru) corpus=("$C/ru/ruslit_prose_train.tsv.xz"); dev=${devof[ru]}
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("ru_dev --dev $dev")
-      member_opts=([e]="" [w]="--set-lstm 256") ;;
+      member_opts=([e]="" [w]="--set-lstm 256" [g]="" [gw]="--set-lstm 320") ;;
   # ru and es, session 44's w: FROM=training_state/<lang>-char (ru epoch 45, es epoch 25), the BiLSTM widened from
   # 192 to 256 units a direction (the new units start silent: training/widen.py); session 46's second cycle of ru's w
   # (epochs 52-55) and vi's wide (35-38): the same member FROM= the shipped state, one epoch each at 5e-4, 2.5e-4,
@@ -70,7 +71,7 @@ case $lang in
   # es from epoch 5 on: a tenth of the windows begin at a sentence's start (the input's start opened no question)
   es) corpus=("$C/es/es_congreso_train.tsv.xz"); dev=$C/es/es_congreso_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192 --starts 0.1); tune=(--dev "$dev")
-      evals=("es_dev --dev $dev"); member_opts=([w]="--set-lstm 256") ;;
+      evals=("es_dev --dev $dev"); member_opts=([w]="--set-lstm 256" [g]="" [gw]="--set-lstm 320") ;;
   # fr: the novels are memorised after 21 epochs (train loss 0.103, dev 0.173); session 41's dropout arm d:
   # FROM=training_state/fr-char (epoch 21), dropout 0.3 from epoch 22 on; it lost to no dropout (docs/results.md);
   # session 42's e and f: FROM= the epoch-18 state (commit 8533756), one epoch at 5e-4 and one at 2.5e-4; e read by a
@@ -95,8 +96,11 @@ case $lang in
       # (epochs 30-34); session 46's second cycle of wide, epochs 35-38, as ru's (above)
       # session 47's nw: FROM= the epoch-38 state, the news sets weighed up to 0.3 each (Wikipedia 0.4), one cycle
       # (epochs 39-42, shipped; a second, 43-46, scored lower: docs/results.md)
-      member_opts=([w]="" [n]="" [wide]="--set-lstm 256" [nw]=""); [ "${MEMBER:-}" = w ] && corpus=("$wiki")
-      [ "${MEMBER:-}" = nw ] && corpus=("$wiki@0.4" "$C/vi/dantri_train.tsv.xz@0.3" "$C/vi/baomoisapo_train.tsv.xz@0.3") ;;
+      member_opts=([w]="" [n]="" [wide]="--set-lstm 256" [nw]="" [gw]="--set-lstm 320"); [ "${MEMBER:-}" = w ] && corpus=("$wiki")
+      [[ "${MEMBER:-}" == nw || "${MEMBER:-}" == gw ]] && corpus=("$wiki@0.4" "$C/vi/dantri_train.tsv.xz@0.3" "$C/vi/baomoisapo_train.tsv.xz@0.3") ;;
+  # session 48, a lent GPU (scripts/gpu/train_char_gpu.sh): from each shipped state, KERAS_BACKEND=torch, batches of
+  # 1024, one stage each at 1e-3, 5e-4, 2.5e-4, 1.25e-4 and 6.25e-5 (Adam kept between stages); g keeps the width,
+  # gw widens to 320 units (es, ru, vi with nw's weights, de from 192); the states came back, MEMBER=g|gw exports
   # ko, zh, th (issue 47): source weights are sampling shares; the small spoken or news-like files are weighted up
   ko) corpus=("$C/ko/kowiki_train.tsv.xz@0.75" "$C/ko/boddari_train.tsv.xz@0.17" "$C/ko/petitions_train.tsv.xz@0.08")
       dev=("$C/ko/kowiki_dev.tsv.xz" "$C/ko/boddari_dev.tsv.xz" "$C/ko/petitions_dev.tsv.xz")

@@ -3,6 +3,7 @@ The cards keep the keys of the committed fixture cards; runs that cannot be expo
 
 import argparse
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -56,6 +57,20 @@ def test_char_export_writes_a_checked_card(char_run, tmp_path):
     assert checks["positions"] == 8 * 24
     ids = np.arange(3, 27, dtype=np.int32)[None]
     assert runtime.run(runtime.session(onnx_path, 1), ids).shape == (1, 24, len(card["classes"]))
+
+
+def test_a_card_names_the_gpu_that_a_run_trained_on(char_run, tmp_path):
+    """A run trained on a lent GPU (KERAS_BACKEND=torch) records the device and its wall time; the card shows
+    them beside the CPU hours. A CPU run's card has no such field."""
+    assert "gpu" not in card_of(export_char.export([char_run], "en", tmp_path / "cpu", "char", 48, 16, 8,
+                                                   check_windows=8, quantize=False))["training"]
+    run = tmp_path / "run"
+    shutil.copytree(char_run, run)
+    state = json.loads((run / "state.json").read_text())
+    (run / "state.json").write_text(json.dumps({**state, "gpu_seconds": 5400.0, "gpu": "NVIDIA H200"}))
+    card = card_of(export_char.export([run], "en", tmp_path / "gpu", "char", 48, 16, 8, check_windows=8,
+                                      quantize=False))
+    assert card["training"]["gpu"] == {"name": "NVIDIA H200", "wall_hours": 1.5}
 
 
 def test_char_reexport_keeps_the_tuned_decoding_of_the_card_it_replaces(char_run, tmp_path):

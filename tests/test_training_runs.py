@@ -64,12 +64,15 @@ def test_a_weights_only_state_seeds_a_whole_run_and_a_new_window(tmp_path):
     for i, w in enumerate(keras.saving.load_model(seeded / LAST).get_weights()):
         np.testing.assert_array_equal(w, saved[f"w{i}"])
 
-    # --set-window changes the training windows from then on; later stages keep it.
-    out = train(tiny_char_args(tmp_path / "c", "--resume-from", str(state_dir), "--set-window", "32"))
-    assert json.loads((out / STATE).read_text())["hyper"]["window"] == 32
+    # --set-window and --set-batch change the training windows and batches from then on; later stages keep them.
+    out = train(tiny_char_args(tmp_path / "c", "--resume-from", str(state_dir), "--set-window", "32",
+                               "--set-batch", "8"))
+    hyper = json.loads((out / STATE).read_text())["hyper"]
+    assert (hyper["window"], hyper["batch"]) == (32, 8)
     again = train(tiny_char_args(out, "--epochs", "1"))
     state = json.loads((again / STATE).read_text())
-    assert state["hyper"]["window"] == 32 and state["epoch"] == 3
+    assert (state["hyper"]["window"], state["hyper"]["batch"], state["epoch"]) == (32, 8, 3)
+    assert "gpu" not in state  # TensorFlow on the CPU: no GPU time to record
 
     # --set-dropout: the same weights in a model with the new dropout, which later stages keep.
     model = keras.saving.load_model(train(tiny_char_args(tmp_path / "d", "--resume-from", str(state_dir),

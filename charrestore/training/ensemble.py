@@ -63,12 +63,14 @@ def training_record(runs: list[Path], models: list, seen_key: str, machine: str,
             f"{seen_key}_seen": state["history"][-1][seen_key] if state["history"] else 0,
             "best_val_loss": min((h["val_loss"] for h in state["history"][state.get("stage_start", 0):]),
                                  default=None),
-            "commands": state["commands"]})
+            "commands": state["commands"]} | ({"gpu": {"name": state["gpu"], "wall_hours": round(
+                state["gpu_seconds"] / 3600, 3)}} if "gpu" in state else {}))
     if len(records) == 1:
         r = records[0]
         return {"hyper": r["hyper"], "parameters": r["parameters"],
                 "training": {k: r[k] for k in ("epochs", "cpu_hours", "wall_hours", f"{seen_key}_seen",
-                                               "best_val_loss")} | {"machine": machine, "commands": r["commands"]}}
+                                               "best_val_loss")} | {"machine": machine, "commands": r["commands"]}
+                            | ({"gpu": r["gpu"]} if "gpu" in r else {})}
     total = sum if average == "outputs" else max
     return {"hyper": [r["hyper"] for r in records],
             "parameters": total(r["parameters"] for r in records),

@@ -219,6 +219,15 @@ def seed_backend(seed: int) -> None:
         tf.random.set_seed(seed)
 
 
+def lent_gpu() -> str | None:
+    """The name of the GPU that a ``KERAS_BACKEND=torch`` run trains on, else None."""
+    if os.environ.get("KERAS_BACKEND") != "torch":
+        return None
+    import torch
+
+    return torch.cuda.get_device_name() if torch.cuda.is_available() else None
+
+
 def fit(model, batches, dev, state: dict, out: Path, rng: np.random.Generator, args, *, seen: str,
         lr_factor: float, patience: int, validation_batch_size: int) -> None:
     """Train for ``args.epochs`` more epochs of ``hyper["steps"]`` steps, or until ``args.max_minutes`` passed.
@@ -233,7 +242,8 @@ def fit(model, batches, dev, state: dict, out: Path, rng: np.random.Generator, a
     per_epoch = hyper["steps"] * hyper["batch"] * hyper["window"]
     deadline = time.time() + args.max_minutes * 60
     cpu0, wall0 = time.process_time(), time.time()
-    base_cpu, base_wall = state["cpu_seconds"], state["wall_seconds"]
+    base_cpu, base_wall, base_gpu = state["cpu_seconds"], state["wall_seconds"], state.get("gpu_seconds", 0.0)
+    gpu = lent_gpu()
     state["commands"].append(" ".join(sys.argv))
     model.summary(print_fn=lambda s, **_: print(s, flush=True))
 
@@ -242,6 +252,8 @@ def fit(model, batches, dev, state: dict, out: Path, rng: np.random.Generator, a
             state["epoch"] = epoch + 1
             state["cpu_seconds"] = base_cpu + time.process_time() - cpu0
             state["wall_seconds"] = base_wall + time.time() - wall0
+            if gpu:  # the card names the GPU and the wall time on it beside the CPU hours
+                state["gpu_seconds"], state["gpu"] = base_gpu + time.time() - wall0, gpu
             state["rng"] = rng.bit_generator.state
             lr = float(keras.ops.convert_to_numpy(self.model.optimizer.learning_rate))
             state["history"].append({"epoch": epoch + 1, "lr": lr, seen: (epoch + 1) * per_epoch,
