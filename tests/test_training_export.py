@@ -71,6 +71,7 @@ def test_a_card_names_the_gpu_that_a_run_trained_on(char_run, tmp_path):
     card = card_of(export_char.export([run], "en", tmp_path / "gpu", "char", 48, 16, 8, check_windows=8,
                                       quantize=False))
     assert card["training"]["gpu"] == {"name": "NVIDIA H200", "wall_hours": 1.5}
+    assert card["training"]["machine"] == "2-core CPU and a lent GPU (gpu)"
 
 
 def test_char_reexport_keeps_the_tuned_decoding_of_the_card_it_replaces(char_run, tmp_path):

@@ -70,7 +70,8 @@ def training_record(runs: list[Path], models: list, seen_key: str, machine: str,
         return {"hyper": r["hyper"], "parameters": r["parameters"],
                 "training": {k: r[k] for k in ("epochs", "cpu_hours", "wall_hours", f"{seen_key}_seen",
                                                "best_val_loss")} | {"machine": machine, "commands": r["commands"]}
-                            | ({"gpu": r["gpu"]} if "gpu" in r else {})}
+                            | ({"machine": f"{machine.removesuffix(', no GPU')} and a lent GPU (gpu)", "gpu": r["gpu"]}
+                               if "gpu" in r else {})}
     total = sum if average == "outputs" else max
     return {"hyper": [r["hyper"] for r in records],
             "parameters": total(r["parameters"] for r in records),
