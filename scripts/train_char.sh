@@ -98,9 +98,10 @@ case $lang in
       # (epochs 39-42, shipped; a second, 43-46, scored lower: docs/results.md)
       member_opts=([w]="" [n]="" [wide]="--set-lstm 256" [nw]="" [gw]="--set-lstm 320"); [ "${MEMBER:-}" = w ] && corpus=("$wiki")
       [[ "${MEMBER:-}" == nw || "${MEMBER:-}" == gw ]] && corpus=("$wiki@0.4" "$C/vi/dantri_train.tsv.xz@0.3" "$C/vi/baomoisapo_train.tsv.xz@0.3") ;;
-  # session 48, a lent GPU (scripts/gpu/train_char_gpu.sh): from each shipped state, KERAS_BACKEND=torch, batches of
+  # session 48, a lent GPU (scripts/gpu/train.sh): from each shipped state, KERAS_BACKEND=torch, batches of
   # 1024, one stage each at 1e-3, 5e-4, 2.5e-4, 1.25e-4 and 6.25e-5 (Adam kept between stages); g keeps the width,
-  # gw widens to 320 units (es, ru, vi with nw's weights, de from 192); the states came back, MEMBER=g|gw exports
+  # gw widens to 320 units (es, ru, vi with nw's weights, de from 192); a state that came back goes to
+  # training_state/<lang>-char-g|gw, and MEMBER=g|gw bash scripts/train_char.sh <lang> 0 1 seeds, exports, tunes, scores it
   # ko, zh, th (issue 47): source weights are sampling shares; the small spoken or news-like files are weighted up
   ko) corpus=("$C/ko/kowiki_train.tsv.xz@0.75" "$C/ko/boddari_train.tsv.xz@0.17" "$C/ko/petitions_train.tsv.xz@0.08")
       dev=("$C/ko/kowiki_dev.tsv.xz" "$C/ko/boddari_dev.tsv.xz" "$C/ko/petitions_dev.tsv.xz")
@@ -148,6 +149,10 @@ if [ "$minutes" != 0 ]; then
   charrestore train char --lang "${langs[@]}" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" \
     "${teach[@]}" --out "$run" --max-minutes "$minutes" --threads "$threads" --save-state "$state" \
     --state-weights-only "${resume[@]}"
+elif [ -n "${MEMBER:-}" ] && [ -f "$state/state.json" ]; then  # export only: the member's folder takes its committed
+  # state (one trained elsewhere, on a lent GPU, has no folder here yet), no epoch trained
+  charrestore train char --lang "${langs[@]}" --corpus "${corpus[@]}" "${data[@]}" "${opts[@]}" --out "$run" \
+    --epochs 0 --threads "$threads" --resume-from "$state"
 fi
 [ -n "${TRAIN_ONLY:-}" ] && exit 0
 if [ -n "$multi" ]; then  # not shipped: one model that the packs share, in a data folder of its own (runs/char-

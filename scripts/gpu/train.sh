@@ -7,7 +7,7 @@
 # Each arm (scripts/gpu/stages.py) resumes training_state/<lang>-char under KERAS_BACKEND=torch (cuDNN LSTM) with
 # batches of GPU_BATCH (1024) windows; ONLY="gw-es ..." runs those arms alone; W is the width of the gw arms (320).
 # What comes back: $OUT/<arm>-<lang>.tar (the last three stages' weights-only states and the log), progress.txt.
-# Here: a state goes to training_state/<lang>-char-<arm>; a run folder is seeded from it for `export char`.
+# Here: a state goes to training_state/<lang>-char-<arm>; MEMBER=<arm> bash scripts/train_char.sh <lang> 0 1 exports it.
 set -u
 T0=$(date +%s); train_s=${1:-480}
 export PYTHONUNBUFFERED=1 KERAS_BACKEND=torch OMP_NUM_THREADS=2
