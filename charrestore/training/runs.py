@@ -220,8 +220,11 @@ def seed_backend(seed: int) -> None:
 
 
 def lent_gpu() -> str | None:
-    """The name of the GPU that a ``KERAS_BACKEND=torch`` run trains on, else None."""
-    if os.environ.get("KERAS_BACKEND") != "torch":
+    """The name of the GPU that a ``KERAS_BACKEND=torch`` run trains on, else None (asked of Keras, as
+    ``seed_backend`` asks it, so that the two agree however the backend was chosen)."""
+    import keras
+
+    if keras.backend.backend() != "torch":
         return None
     import torch
 
