@@ -1,7 +1,7 @@
 """Build, compare, tune and ship the NB segmenter models (en, gu, de, es, fr, ru, vi, ko), end to end.
 
 1. count variants into runs/nb/<lang>-<variant>/<lang> (never shipped): our corpora alone, and with the
-   Google counts of the wordsegment wheel mixed in at two weights, pruned to the size budget, plus one
+   Google counts of the wordsegment wheel (en) or wordfreq's large list (de, es, fr, ru) mixed in at two weights, pruned to the size budget, plus one
    unpruned variant to measure what pruning costs; for en also with the spoken corpora (ted_extra, scotus,
    earnings calls, AMI), weighted (``PATH@WEIGHT``) at two Google weights and all at weight 1 (none of those
    won on dev: reports/nb_spoken_en.md);
@@ -85,10 +85,15 @@ NEW = {"de": ({"de/de_bundestag_train.tsv.xz": "official documents of the Deutsc
        "ko": ({"ko/kowiki_train.tsv.xz": "CC BY-SA 3.0/4.0 (Korean Wikipedia)",
                "ko/boddari_train.tsv.xz": "CC BY 2.5 / CC BY / CC BY 2.0 KR / public domain / CC BY 4.0 (by doc_id)",
                "ko/petitions_train.tsv.xz": "KOGL Type 1"}, "ko/kowiki_dev.tsv.xz")}
+# de, es, fr, ru: also wordfreq's large list of the language mixed in (modern words that a parliament's or a
+# novel's text lacks), at two weights, 300,000 words; vi and ko have no large list there.
+WORDFREQ = {f"wordfreq{w}-pruned": ["--merge-wordfreq", w, "--max-words", "300000", "--max-pairs", "300000"]
+            for w in ("0.1", "0.2")}
 for _lang, (_train, _dev) in NEW.items():
+    _variants = {"pruned": PRUNE, **(WORDFREQ if _lang in ("de", "es", "fr", "ru") else {})}
     RECIPES[_lang] = {"base": ["--lang", _lang, "--corpus", *(str(C / f) for f in _train),
                                "--license", *(f"{Path(f).name}={lic}" for f, lic in _train.items())],
-                      "variants": {"pruned": PRUNE}, "ship": ["pruned"], "tune": ["--dev", str(C / _dev)]}
+                      "variants": _variants, "ship": list(_variants), "tune": ["--dev", str(C / _dev)]}
 
 def run(cmd: list[str]) -> None:
     print("+", " ".join(cmd), file=sys.stderr, flush=True)

@@ -14,6 +14,8 @@ dropped with probability DROP and a wrong one added after a letter with probabil
 
     python scripts/compare_boundaries.py [--langs de es fr ru vi ko] [--chars 200] [--max-chars 60000] [--models-dir DIR]
     python scripts/compare_boundaries.py --langs ko --damage 0.5 0.05 --out reports/compare_spacing_ko.json
+    python scripts/compare_boundaries.py --langs ru --extra ru=runs/fortunes/ru.tsv  # another register too
+        (scripts/fortunes_dev.py builds modern aphorisms and jokes from Debian's fortune packages)
 """
 
 from __future__ import annotations
@@ -129,12 +131,15 @@ def main() -> int:
     ap.add_argument("--damage", type=float, nargs=2, metavar=("DROP", "ADD"),
                     help="spaced input with spaces dropped and added at these rates (spacing correction)")
     ap.add_argument("--seed", type=int, default=1, help="for --damage (default: 1)")
+    ap.add_argument("--extra", nargs="+", default=[], metavar="LANG=PATH",
+                    help="held-out text of another register for LANG, measured after its dev files")
     ap.add_argument("--out", type=Path, default=ROOT / "reports" / "compare_boundaries.json")
     args = ap.parse_args()
     rows, rng = [], random.Random(args.seed)
+    extra = [item.split("=", 1) for item in args.extra]
     for lang in args.langs:
         found = systems(lang, args.models_dir, spaced=bool(args.damage))
-        for path, holdout in DEV[lang]:
+        for path, holdout in DEV[lang] + [(Path(p), 0) for code, p in extra if code == lang]:
             gold = pieces(lang, path, holdout, args.chars, args.max_chars)
             letters = [damaged(p, *args.damage, rng) if args.damage else "".join(p) for p in gold]
             for name, split in found.items():

@@ -1,0 +1,80 @@
+"""Out-of-register dev text from Debian's fortune packages: modern aphorisms, jokes and quotes (fortunes-ru: 2001-2006
+Russian web humour; fortunes-de; fortunes-es), for the packs whose training text is one old or formal register.
+
+The packages come from the Debian archive (``apt-get download fortunes-<lang>``, GPL-2+ data) into ``--work``; each
+fortune becomes one document (``<file>:<n><TAB>text``: its lines joined, the ``-- Author`` lines and ASCII art
+dropped) in ``runs/fortunes/<lang>.tsv`` (git-ignored, never committed). Used only to measure, never to train or
+tune: ``python scripts/compare_boundaries.py --langs ru --extra ru=runs/fortunes/ru.tsv``.
+
+    python scripts/fortunes_dev.py --lang ru de es
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import unicodedata
+from pathlib import Path
+
+import regex
+
+ROOT = Path(__file__).resolve().parent.parent
+AUTHOR = regex.compile(r"^\s*(--|—|―)\s*\S")
+LETTERS = regex.compile(r"\p{L}")
+ODD = regex.compile(r"[|_/\\<>{}@#=*~^]|[ \t]{3,}\S")  # ASCII art, tables, code, chat logs with columns
+
+
+def entries(text: str):
+    """The fortunes of one file: its ``%``-separated entries, attribution lines dropped, lines joined."""
+    for raw in regex.split(r"(?m)^%\s*$", text):
+        lines = [ln for ln in raw.strip("\n").splitlines() if ln.strip() and not AUTHOR.match(ln)]
+        if not lines or any(ODD.search(ln) for ln in lines):
+            continue
+        body = " ".join(ln.strip() for ln in lines)
+        if len(LETTERS.findall(body)) >= 20:
+            yield unicodedata.normalize("NFC", body)
+
+
+def fortune_files(folder: Path):
+    for f in sorted(folder.rglob("*")):
+        if f.is_file() and not f.is_symlink() and f.suffix not in (".dat", ".u8", ".gz") and "off" not in f.parts:
+            yield f
+
+
+def build(lang: str, work: Path, out: Path) -> int:
+    work.mkdir(parents=True, exist_ok=True)
+    deb = next(work.glob(f"fortunes-{lang}_*.deb"), None)
+    if deb is None:
+        subprocess.run(["apt-get", "download", f"fortunes-{lang}"], cwd=work, check=True)
+        deb = next(work.glob(f"fortunes-{lang}_*.deb"))
+    tree = work / f"fortunes-{lang}"
+    subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)], check=True)
+    games = tree / "usr" / "share" / "games"
+    folder = next(p for p in (games / "fortunes" / lang, games / f"fortunes-{lang}", games / "fortunes") if p.is_dir())
+    n = 0
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as fh:
+        for f in fortune_files(folder):
+            try:
+                text = f.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue
+            for k, body in enumerate(entries(text)):
+                fh.write(f"{f.name}:{k}\t{body}\n")
+                n += 1
+    print(f"{out}: {n} fortunes from {deb.name}")
+    return n
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lang", nargs="+", default=["ru", "de", "es"])
+    ap.add_argument("--work", type=Path, default=ROOT / "runs" / "fortunes" / "debs")
+    args = ap.parse_args(argv)
+    for lang in args.lang:
+        build(lang, args.work, ROOT / "runs" / "fortunes" / f"{lang}.tsv")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
