@@ -280,10 +280,10 @@ def test_tuning_imports_no_training_stack():
     assert res.stdout.strip() == "[]"
 
 
-def test_given_space_bonus_is_tuned_on_damaged_spaces(data_root):
+def test_given_space_bonus_is_tuned_on_damaged_and_intact_spaces(data_root):
     """Spacing correction: the barely trained model's own spaces are poor, so dev text whose spaces were damaged
     (half dropped, a few wrong ones added) restores better when the input's spaces count (``given_space``)
-    and its joins (``given_join``)."""
+    and its joins (``given_join``), and text whose spaces are right is left as it is."""
     import math
 
     import numpy as np
@@ -299,8 +299,11 @@ def test_given_space_bonus_is_tuned_on_damaged_spaces(data_root):
     chosen, trials = tune_given_spaces(engine, docs, ref_cls, merged_logits(engine, docs), {}, math.inf,
                                        [0.0, 8.0], [0.0, 8.0], (0.5, 0.05))
     space = {(t["given_space"], t["given_join"]): t["SPACE"] for t in trials}
-    assert len(space) == 4 and space[chosen["given_space"], chosen["given_join"]] == max(space.values())
-    assert chosen["given_space"] == 8.0 and space[8.0, 0.0] > space[0.0, 0.0]
+    intact = {(t["given_space"], t["given_join"]): t["SPACE_intact"] for t in trials}
+    both = {k: space[k] + intact[k] for k in space}
+    assert len(space) == 4 and both[chosen["given_space"], chosen["given_join"]] == max(both.values())
+    assert chosen["given_space"] == 8.0 and space[8.0, 0.0] > space[0.0, 0.0] and intact[8.0, 8.0] == 1.0
+    assert intact[8.0, 8.0] > intact[0.0, 0.0]
     space = EN.bit("SPACE")
     ref = np.tile(np.array([0, 0, space], np.int32), 20_000)  # a space after every third grapheme
     states = np.concatenate(damaged_spaces([ref], space, 0.5, 0.05, seed=3))
