@@ -103,6 +103,7 @@ case $lang in
   # gw widens to 320 units (es, ru, vi with nw's weights, de from 192); a state that came back goes to
   # training_state/<lang>-char-g|gw, and MEMBER=g|gw bash scripts/train_char.sh <lang> 0 1 seeds, exports, tunes, scores it
   # ko, zh, th (issue 47): source weights are sampling shares; the small spoken or news-like files are weighted up
+  # ko epochs 13-19 (session 49): from the epoch-12 state, 2e-3 then 5e-4 and 2.5e-4 (the state: models/README.md)
   ko) corpus=("$C/ko/kowiki_train.tsv.xz@0.75" "$C/ko/boddari_train.tsv.xz@0.17" "$C/ko/petitions_train.tsv.xz@0.08")
       dev=("$C/ko/kowiki_dev.tsv.xz" "$C/ko/boddari_dev.tsv.xz" "$C/ko/petitions_dev.tsv.xz")
       data=(--dev "${dev[@]}"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "${dev[@]}")
