@@ -356,3 +356,21 @@ def test_soft_nb_spaces_span_own_and_enforced(data_root):
     assert by[chosen["nb_space"], chosen["nb_join"]]["ALL"] == max(t["ALL"] for t in trials)
     assert len(states) == len(docs) and tune_nb_soft(engine, docs, ref_cls, logits, {}, [0.0], [0.0], 1.0)[0] is None
     assert math.isinf(engine.settings.nb_space)  # the fixture card has none: enforced
+
+
+def test_the_tuned_spacing_correction_is_taken_even_where_the_cards_decoding_stays(data_root, tmp_path):
+    # As above, the card's "." +12 beats a retune that cannot reach it and stays; its given_space and given_join act
+    # on spaced input only, which that judgement never sees, so the tuned ones replace them.
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join(" ".join(f"{c}." for c in LETTERS[i:] + LETTERS[:i]) for i in range(8)) + "\n",
+                   encoding="utf-8")
+    path = data_root / "models" / "en" / "char.json"
+    path.write_text(json.dumps({**card(data_root, "char"), "bias": {".": 12.0}, "nb_spaces": False,
+                                "given_space": 7.0, "given_join": 7.0}), encoding="utf-8")
+    tune(data_root, "char", "--lang", "en", "--dev", str(dev), "--windows", "24", "--overlaps", "8", "--biases", "0",
+         "--penalties", "inf", "--nb-spaces", "0", "--nb-joins", "0", "--given-spaces", "1", "--given-joins", "0.5",
+         "--threads", "1", "--write-card")
+    after = card(data_root, "char")
+    assert after["tuning"]["decoding"].startswith("the card's") and after["bias"] == {".": 12.0}
+    assert after["tuning"]["given_spaces_grid"], "the retune kept the model's own spaces, so it tuned spacing"
+    assert (after["given_space"], after["given_join"]) == (1.0, 0.5)

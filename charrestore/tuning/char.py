@@ -265,7 +265,9 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
     kept = objective(odd_card, pack.features) > objective(odd_retuned, pack.features)
     print("retuned:", retuned, "the card's decoding:", card_scores, "on the odd documents:", odd_retuned, odd_card,
           "kept: the card's" if kept else "", flush=True)
-    return {**(card_keys if kept else keys),
+    # the spacing-correction settings act on spaced input only, which the odd documents' judge never sees: tuned,
+    # they are taken whichever decoding stays
+    return {**(card_keys if kept else keys), **(given if given_grid else {}),
             "tuning": {"decoding": "the card's (it beat the retuned by the objective on the odd documents)" if kept
                        else "retuned",
                        "scores_retuned": retuned, "scores_card": card_scores,
