@@ -3,8 +3,8 @@
 1. count variants into runs/nb/<lang>-<variant>/<lang> (never shipped): our corpora alone, and with the
    Google counts of the wordsegment wheel (en) or wordfreq's large list (de, es, fr, ru) mixed in at two weights,
    pruned to the size budget, plus (en) one unpruned variant to measure what pruning costs; for en also with the
-   spoken corpora (ted_extra, scotus, earnings calls, AMI), weighted (``PATH@WEIGHT``) at two Google weights and all at weight 1 (none of those
-   won on dev: reports/nb_spoken_en.md);
+   spoken corpora (ted_extra, scotus, earnings calls, AMI), weighted (``PATH@WEIGHT``) at two Google weights and
+   all at weight 1 (none of those won on dev: reports/nb_spoken_en.md);
 2. ``charrestore tune nb`` on dev data only: boundary evidence, L × λ per variant; the best pruned variant wins;
    its best L × λ on the paragraphs alone becomes the engines' ``prose_params``;
 3. rebuild that variant into models/<lang> with the tuned parameters and the tuning report in its card.
