@@ -121,8 +121,8 @@ def tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, spaces, join
     for v in spaces:
         for j in joins:
             trial = engine.configured(given_space=v, given_join=j)
-            s = feature_scores(engine.pack, ref_cls, decode(trial, docs, logits, bias, penalty=penalty, states=damaged))
-            whole = feature_scores(engine.pack, ref_cls, decode(trial, docs, logits, bias, penalty=penalty, states=intact))
+            s, whole = (feature_scores(engine.pack, ref_cls, decode(trial, docs, logits, bias, penalty=penalty,
+                                                                    states=states)) for states in (damaged, intact))
             trials.append({"given_space": v, "given_join": j, **s, "SPACE_intact": whole["SPACE"]})
             print(trials[-1], flush=True)
     best = max(trials, key=lambda t: (t["SPACE"] + t["SPACE_intact"], -t["given_space"], -t["given_join"]))
