@@ -374,3 +374,18 @@ def test_the_tuned_spacing_correction_is_taken_even_where_the_cards_decoding_sta
     assert after["tuning"]["decoding"].startswith("the card's") and after["bias"] == {".": 12.0}
     assert after["tuning"]["given_spaces_grid"], "the retune kept the model's own spaces, so it tuned spacing"
     assert (after["given_space"], after["given_join"]) == (1.0, 0.5)
+
+
+def test_a_capped_dev_read_takes_every_file_in_fair_shares(tmp_path):
+    # The tuner reads at most --max-docs paragraphs: the later dev files must not be cut off (ko's tuner once saw
+    # its first file alone).
+    from charrestore.tuning.dev import load_dev
+
+    big, small = tmp_path / "wiki.tsv", tmp_path / "talk.tsv"
+    big.write_text("".join(f"w{i}\tthe wiki paragraph number {i}.\n" for i in range(50)), encoding="utf-8")
+    small.write_text("".join(f"t{i}\twhat did you say {i}?\n" for i in range(5)), encoding="utf-8")
+    every = load_dev([big, small], EN)
+    capped = load_dev([big, small], EN, limit=20)
+    assert len(every) == 55 and len(capped) == 20
+    assert capped == every[:15] + every[50:]
+    assert load_dev([big, small], EN, limit=100) == every

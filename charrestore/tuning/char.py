@@ -308,7 +308,8 @@ def add_arguments(p) -> None:
     p.add_argument("--damage", type=float, nargs=2, default=[0.5, 0.05], metavar=("DROP", "ADD"),
                    help="the spaced dev text that the two grids are tuned on: its spaces each dropped with "
                         "probability DROP, a wrong one added after a grapheme with probability ADD")
-    p.add_argument("--max-docs", type=int, default=2000, help="dev documents read (the even ones are tuned on)")
+    p.add_argument("--max-docs", type=int, default=2000,
+                   help="dev paragraphs read, in fair shares of the dev files (the even ones are tuned on)")
     p.add_argument("--threads", type=int, default=2)
 
 
@@ -317,7 +318,7 @@ def run(args, command: str) -> dict:
     models = Path(args.models_dir) if args.models_dir else None
     nb = "nb" if "nb" in pack.models and pack.bit("SPACE") else "none"
     engine = CharEngine.load(pack, models, EngineOptions(args.threads, 64, nb))
-    refs = load_dev(args.dev, pack, args.holdout)[: args.max_docs]
+    refs = load_dev(args.dev, pack, args.holdout, args.max_docs)
     tuned = tune(engine, refs, args.windows, args.overlaps, args.biases, args.tolerance, args.penalties,
                  (args.given_spaces, args.given_joins), args.damage, args.pair_bonuses, (args.nb_spaces, args.nb_joins))
     tuned["tuning"] = {"dev": [Path(d).name for d in args.dev], "holdout": str(args.holdout), **tuned["tuning"],

@@ -28,10 +28,34 @@ def _rows(files, holdout: Holdout | int | str = 0):
                 yield cols
 
 
-def load_dev(files, pack: LanguagePack, holdout: Holdout | int | str = 0) -> list[str]:
+def load_dev(files, pack: LanguagePack, holdout: Holdout | int | str = 0, limit: int | None = None) -> list[str]:
     """Cleaned paragraphs (TSV: last column; TXT: each line). With ``holdout``, only its documents (first
-    column): the held-out articles of a training file."""
-    return [text for cols in _rows(files, holdout) if (text := clean(cols[-1], pack))]
+    column): the held-out articles of a training file. With ``limit``, at most that many, the first of each file
+    in fair shares (``fair_shares``): a cut of the files read one after another would leave out the later ones
+    (ko's tuner once saw Wikipedia alone, and three of its "?")."""
+    per_file = [[text for cols in _rows([f], holdout) if (text := clean(cols[-1], pack))] for f in files]
+    if limit is not None:
+        per_file = [paras[:k] for paras, k in zip(per_file, fair_shares([len(p) for p in per_file], limit))]
+    return [text for paras in per_file for text in paras]
+
+
+def fair_shares(sizes: list[int], limit: int) -> list[int]:
+    """How many items to take from each of several lists, at most ``limit`` in all: as evenly as their sizes allow,
+    a short list whole and what it leaves to the longer ones.
+
+    >>> fair_shares([4586, 199, 21], 2000)
+    [1780, 199, 21]
+    >>> fair_shares([1203, 1045, 1358], 2000)
+    [667, 666, 667]
+    >>> fair_shares([300, 200], 2000)
+    [300, 200]
+    """
+    shares, left = [0] * len(sizes), limit
+    order = sorted(range(len(sizes)), key=lambda i: sizes[i])
+    for n, i in enumerate(order):
+        shares[i] = min(sizes[i], left // (len(sizes) - n))
+        left -= shares[i]
+    return shares
 
 
 def load_talks(files, pack: LanguagePack, holdout: Holdout | int | str = 0) -> list[str]:
