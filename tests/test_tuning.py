@@ -389,3 +389,19 @@ def test_a_capped_dev_read_takes_every_file_in_fair_shares(tmp_path):
     assert len(every) == 55 and len(capped) == 20
     assert capped == every[:15] + every[50:]
     assert load_dev([big, small], EN, limit=100) == every
+
+
+def test_a_feature_rarer_than_min_support_keeps_bias_zero_and_does_not_judge(data_root, tmp_path):
+    # The dev text of the first test, where a "." bias of 12 is right: with 104 periods on the even documents it
+    # is fitted; asked for more support than that, it keeps 0 (the model's own), as a rare "?" does.
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join(" ".join(f"{c}." for c in LETTERS[i:] + LETTERS[:i]) for i in range(8)) + "\n",
+                   encoding="utf-8")
+    args = ["char", "--lang", "en", "--dev", str(dev), "--windows", "24", "--overlaps", "8", "--biases", "0", "12",
+            "--penalties", "inf", "--threads", "1"]
+    assert tune(data_root, *args, "--min-support", "100")["bias"]["."] == 12.0
+    tuned = tune(data_root, *args, "--min-support", "105", "--write-card")
+    tuning = card(data_root, "char")["tuning"]
+    retuned = tuning["retuned_keys"] or tuned  # (where the card's own decoding stayed, what the retune chose)
+    assert retuned["bias"]["."] == 0.0 and "." not in tuning["biases_fitted"] and "." not in tuning["features_judged"]
+    assert tuning["min_support"] == 105

@@ -51,7 +51,15 @@ def feature_scores(pack, refs, preds) -> dict:
 def objective(scores: dict, features) -> float:
     """The tuner's objective over ``features``: their mean F plus half of ALL (for one feature's bias, the paired
     marks' bonus, or the whole decoding that the card keeps or not)."""
-    return sum(scores[f] for f in features) / len(features) + 0.5 * scores["ALL"]
+    return (sum(scores[f] for f in features) / len(features) if features else 0.0) + 0.5 * scores["ALL"]
+
+
+def supported(pack, refs, min_support: int) -> list[str]:
+    """The features with at least ``min_support`` marks in the reference class arrays ``refs``: a rarer one's F
+    is too noisy to fit a bias to or to judge a decoding by (vi's keep rule once turned on 25 question marks); it
+    still counts in ALL."""
+    ref = np.concatenate(refs)
+    return [f for f in pack.features if np.sum((ref & pack.bit(f)) != 0) >= min_support]
 
 
 def _f1(c) -> float:
@@ -202,11 +210,13 @@ def tune_windows(engine, docs, ref_cls, windows, overlaps, tolerance) -> tuple[C
 
 
 def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, tolerance, penalties,
-         given_spaces=((0.0,), (0.0,)), damage=(0.5, 0.05), pair_bonuses=(0.0,), nb_soft=((), ())) -> dict:
+         given_spaces=((0.0,), (0.0,)), damage=(0.5, 0.05), pair_bonuses=(0.0,), nb_soft=((), ()),
+         min_support: int = 0) -> dict:
     """The tuned card keys (window, overlap, cut, bias, nb_spaces, nb_space, nb_join, capital_after_mark_penalty,
     pair_bonus, given_space, given_join; ``given_spaces``, ``nb_soft``: grids of two of them each) and a
     ``tuning`` record of every grid, from the even-numbered ``refs``. ``engine`` holds the NB segmenter
-    when the pack has one (its spaces are compared with the model's)."""
+    when the pack has one (its spaces are compared with the model's). A feature with fewer than ``min_support``
+    marks keeps bias 0 and is left out of the keep rule's mean F (``supported``)."""
     pack, incoming = engine.pack, engine
     engine = engine.configured(nb_space=math.inf, nb_join=math.inf)  # NB's spaces enforced: the soft ones follow
     ref_cls, encoded = unspaced_docs(refs[0::2], pack, engine)
@@ -222,12 +232,13 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
     engine, grid, cut_grid = tune_windows(engine, docs, ref_cls, windows, overlaps, tolerance)
     logits = merged_logits(engine, docs)
 
-    bias = tune_biases(engine, docs, ref_cls, logits, pack.features, biases)
+    fitted, judged = supported(pack, ref_cls, min_support), supported(pack, odd_cls, min_support)
+    bias = tune_biases(engine, docs, ref_cls, logits, fitted, biases)
     final = feature_scores(pack, ref_cls, decode(engine, docs, logits, bias))
     print("tuned on the even dev documents:", final, flush=True)
     spaces, nb_scores, soft, soft_grid = None, None, None, []  # spaces: the states decoded with (None: own)
     if engine.segmenter is not None:  # the model's spaces, or the NB segmenter's (marks and case still the model's)?
-        nb_bias = tune_biases(engine, docs, ref_cls, logits, [f for f in pack.features if f != "SPACE"], biases,
+        nb_bias = tune_biases(engine, docs, ref_cls, logits, [f for f in fitted if f != "SPACE"], biases,
                               nb=True)
         nb_scores = feature_scores(pack, ref_cls, decode(engine, docs, logits, nb_bias, nb=True))
         print("with NB spaces:", nb_scores, flush=True)
@@ -262,7 +273,7 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
     engine = engine.configured(bias=bias, capital_after_mark_penalty=penalty)
     odd_retuned = decoding_scores(engine, nb_spaces, odd, odd_cls)
     odd_card = decoding_scores(incoming, card_nb, odd, odd_cls)
-    kept = objective(odd_card, pack.features) > objective(odd_retuned, pack.features)
+    kept = objective(odd_card, judged) > objective(odd_retuned, judged)
     print("retuned:", retuned, "the card's decoding:", card_scores, "on the odd documents:", odd_retuned, odd_card,
           "kept: the card's" if kept else "", flush=True)
     # the spacing-correction settings act on spaced input only, which the odd documents' judge never sees: tuned,
@@ -278,6 +289,7 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
                        "window_choice": f"cheapest within {tolerance} ALL of the best",
                        "cut_grid": cut_grid, "bias_grid": list(biases), "objective": "F(feature) + 0.5 ALL",
                        "keep_objective": "mean F of the features + 0.5 ALL, on the odd documents",
+                       "min_support": min_support, "biases_fitted": fitted, "features_judged": judged,
                        "scores_after": final, "scores_after_nb_spaces": nb_scores,
                        "nb_soft_grid": soft_grid, "nb_soft_objective": "ALL (chosen if it beats own and enforced)",
                        "capital_after_mark_grid": penalty_grid, "capital_after_mark_objective": "ALL",
@@ -308,6 +320,8 @@ def add_arguments(p) -> None:
     p.add_argument("--damage", type=float, nargs=2, default=[0.5, 0.05], metavar=("DROP", "ADD"),
                    help="the spaced dev text that the two grids are tuned on: its spaces each dropped with "
                         "probability DROP, a wrong one added after a grapheme with probability ADD")
+    p.add_argument("--min-support", type=int, default=100,
+                   help="a feature with fewer marks in the dev documents keeps bias 0 and does not judge the decoding")
     p.add_argument("--max-docs", type=int, default=2000,
                    help="dev paragraphs read, in fair shares of the dev files (the even ones are tuned on)")
     p.add_argument("--threads", type=int, default=2)
@@ -320,7 +334,8 @@ def run(args, command: str) -> dict:
     engine = CharEngine.load(pack, models, EngineOptions(args.threads, 64, nb))
     refs = load_dev(args.dev, pack, args.holdout, args.max_docs)
     tuned = tune(engine, refs, args.windows, args.overlaps, args.biases, args.tolerance, args.penalties,
-                 (args.given_spaces, args.given_joins), args.damage, args.pair_bonuses, (args.nb_spaces, args.nb_joins))
+                 (args.given_spaces, args.given_joins), args.damage, args.pair_bonuses, (args.nb_spaces, args.nb_joins),
+                 args.min_support)
     tuned["tuning"] = {"dev": [Path(d).name for d in args.dev], "holdout": str(args.holdout), **tuned["tuning"],
                        "command": command}
     if args.write_card:
