@@ -100,7 +100,8 @@ PACK_FIELDS = {"code": "str", "name": "str", "cased": "bool", "normalization": "
                "map_before_lower": "map", "map_after_sentence_end": "map", "models": "map",
                "opening_marks": "list", "pairs": "map", "space_before": "map", "abbreviations": "list"}
 NORMALIZATIONS = ("NFC", "NFD", "NFKC", "NFKD")
-MODEL_KINDS = ("char", "token", "nb", "apostrophes")  # the char and token models, the NB counts, apostrophes
+MODEL_KINDS = ("char", "token", "nb", "apostrophes", "proper")  # the char and token models, the NB counts,
+# apostrophes, proper forms
 
 
 def check_pack(data: dict) -> None:
@@ -146,8 +147,9 @@ CARD_FIELDS = {
                           "pause_bias": "table"}),
     "nb": ({}, {"params": "table", "total": "number"}),
     "rerank": ({}, {"char_model": "name"}),
-    "detect": ({"languages": "list"}, {}),
-    "apostrophes": ({"params": "table", "total": "number"}, {"cased": "map"}),  # charrestore.detect: the languages' order is the model's
+    "detect": ({"languages": "list"}, {}),  # charrestore.detect: the languages' order is the model's
+    "apostrophes": ({"params": "table", "total": "number"}, {"cased": "map"}),
+    "proper_case": ({}, {"forms": "int?"}),
 }
 
 

@@ -173,7 +173,7 @@ if [ -n "$multi" ]; then  # not shipped: one model that the packs share, in a da
 fi
 if [ -n "$alone" ]; then
   root=$run/models; runs=("$run"); mkdir -p "$root/$lang"
-  for f in models/"$lang"/nb.*; do if [ -f "$f" ]; then ln -sf "$PWD/$f" "$root/$lang/"; fi; done
+  for f in models/"$lang"/nb.* models/"$lang"/proper.*; do if [ -f "$f" ]; then ln -sf "$PWD/$f" "$root/$lang/"; fi; done
   where=(--models-dir "$root"); scratch=(--out "$run/eval" --reports "$run/reports")
 else
   root=models; runs=("$main"); where=(); scratch=()

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import runtime
-from ..cards import load_card
+from ..cards import card_location, load_card
 from ..chunking import plan
 from ..clusters import upper_of
 from ..codec import spans_with
@@ -134,6 +134,7 @@ class CharEngine(Engine):
         self.final_variants = [classes[((classes & ~marks) == (c & ~marks)) & (classes & self.sentence_bits != 0)
                                        & (classes & self.other_marks == 0)] for c in classes]
         self.pairing = Pairing(pack)
+        self.proper = None  # the pack's proper forms (proper_case.py), where it ships them
         self.settings = CharSettings.from_card(card)
         self._with_settings(self.settings)
 
@@ -153,6 +154,11 @@ class CharEngine(Engine):
             segmenter = partial(Segmenter.load, pack.code, models_dir, prose=True)
         engine = cls(pack, card, path, options, segmenter)
         engine.models_dir = models_dir
+        proper = pack.models.get("proper")  # capitals a word always has (proper_case.py), where the list ships
+        if proper and engine.caps_bit and card_location(pack.code, proper, models_dir).is_file():
+            from ..proper_case import ProperCase
+
+            engine.proper = ProperCase.load(pack.code, models_dir, proper)
         return engine
 
     @property
@@ -315,6 +321,10 @@ class CharEngine(Engine):
                 cls[i] |= self.caps_bit
         return cls
 
+    def proper_case(self, base: list[str], cls: np.ndarray) -> np.ndarray:
+        """The capitals of the words in the pack's list of proper forms added ("сша" -> "США")."""
+        return cls if self.proper is None else self.proper.apply(base, cls, self.caps_bit, self.space_bit)
+
     def abbreviation_case(self, base: list[str], cls: np.ndarray, kept: np.ndarray) -> np.ndarray:
         """A word of the pack's abbreviations typed with its marks ("e.g.") keeps the input's case, but for the
         capital that starts a sentence."""
@@ -356,7 +366,7 @@ class CharEngine(Engine):
         end_mark = (end and bool(self.sentence_bits) and (unread.ends_sentence(base) if unread.any else
                     self.ends_sentence(base)) and not forced[-1] and not (frozen and frozen.trailing))
         cls = self.sentence_case(read, self.decode(gids, states, end_mark, enforce, forced, fixed), marks)
-        cls = (unread.back(cls) if unread.any else cls) | (kept & self.caps_bit)
+        cls = self.proper_case(base, (unread.back(cls) if unread.any else cls) | (kept & self.caps_bit))
         if self.pack.abbreviations and self.caps_bit:
             cls = self.abbreviation_case(base, cls, kept)
         if frozen is not None and self.caps_bit:

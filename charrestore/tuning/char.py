@@ -78,7 +78,7 @@ def decode(engine, docs, logits, bias, nb=False, penalty=math.inf, states=None):
         cls = engine.capital_after_mark(scores, scores.argmax(-1).astype(np.int32), penalty)
         if engine.pairing:
             cls = engine.pairing.resolve(cls, engine.pairing.gains(scores, cls), engine.settings.pair_bonus)
-        preds.append(engine.sentence_case(base, cls))
+        preds.append(engine.proper_case(base, engine.sentence_case(base, cls)))
     return preds
 
 

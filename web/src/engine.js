@@ -38,6 +38,7 @@ export class CharEngine {
     this.pairing = new Pairing(pack);
     this.space = pack.bit(SPACE);
     this.gaps = symbolGaps(pack);
+    this.proper = null; // the pack's proper forms, where it ships them (proper_case.js)
   }
 
   /** Yield [window, its logits] for overlapped windows, one model call per batch. */
@@ -170,6 +171,7 @@ export class CharEngine {
     let cls = this.sentenceCase(read, await this.decode(gids, states, endMark, enforce, forced, fixed), marks);
     cls = unread.any ? unread.back(cls) : cls;
     cls = cls.map((c, i) => c | (kept[i] & caps));
+    if (this.proper && caps) cls = this.proper.apply(base, cls, caps, this.space); // proper_case.js
     if (this.pack.abbreviations.size && caps) cls = this.abbreviationCase(base, cls, kept);
     if (frozen && caps) cls = cls.map((c, i) => (frozen.inside[i] ? (c & ~caps) | (given[i] & caps) : c));
     return cls;

@@ -14,6 +14,7 @@ import { camelForms } from "./hashtags.js";
 import { isLong, restoreLong } from "./long_text.js";
 import { CharModel } from "./model.js";
 import { CAPS, LanguagePack, SPACE } from "./pack.js";
+import { ProperCase } from "./proper_case.js";
 import { Segmenter } from "./segmenter.js";
 import { sha256Hex } from "./sha256.js";
 import { baseSpans, protect } from "./spans.js";
@@ -73,7 +74,14 @@ export class Restorer {
       });
     }
     const prose = nb && card.nb_spaces ? once(async () => (await nb()).configured((await nb()).proseParams)) : null;
-    const restorer = new Restorer(pack, new CharEngine(pack, card, model, prose), bytes.length);
+    const engine = new CharEngine(pack, card, model, prose);
+    if (pack.models.proper && pack.features.includes(CAPS)) { // capitals a word always has (proper_case.js)
+      const pCardUrl = new URL(`${pack.models.proper}.json`, beside);
+      const pCard = JSON.parse(await fetchText(pCardUrl));
+      if (pCard.kind !== "proper_case") throw new Error(`${pCardUrl}: not a card of proper forms`);
+      engine.proper = await ProperCase.fromBytes(await checked(new URL(pCard.file, pCardUrl), pCard.sha256));
+    }
+    const restorer = new Restorer(pack, engine, bytes.length);
     restorer.hashtagSegmenter = nb;
     if (pack.models.apostrophes) { // apostrophes inside words (charrestore/apostrophes.py), loaded on first use
       const aCardUrl = new URL(`${pack.models.apostrophes}.json`, beside);

@@ -1,0 +1,80 @@
+"""Capitals that a word always has: "путин" -> "Путин", "сша" -> "США", wherever the char model left them out.
+
+A char model learns the case of the names its training text holds: ru's classic prose knows "Петербург" but no
+"НАТО" or "Путин", which news is full of. A pack's ``proper`` model is data: the cased forms of words that are
+(nearly) never written in small letters, one per line in a gzip file (``scripts/build_proper_case.py``), and its
+card. After the char engine decodes, each word of the output (its letters, between spaces, without the
+punctuation around them) that the list holds takes that form's capitals. It only adds capitals: the model's own
+("Иван", a sentence's first letter) and the input's stay, and a protected span (an address, a hashtag) keeps its
+case, as it does without the list. (The pipeline's token model has its own names lexicon: training/proper.py.)
+
+>>> proper = ProperCase(["Путин", "США", "McDonald"])
+>>> proper.capitals("сша"), proper.capitals("путин"), proper.capitals("mcdonald"), proper.capitals("мир")
+((0, 1, 2), (0,), (0, 2), None)
+>>> import numpy as np
+>>> base = list("путинвсша,")
+>>> cls = proper.apply(base, np.array([0, 0, 0, 0, 8, 8, 0, 0, 0, 0]), caps_bit=1, space_bit=8)
+>>> cls.tolist()
+[1, 0, 0, 0, 8, 8, 1, 1, 1, 0]
+"""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from .cards import ModelError, load_card
+from .codec import graphemes
+
+FORMAT = "UTF-8 text in gzip: one cased form per line (charrestore/proper_case.py)"
+
+
+class ProperCase:
+    """Word (its small letters) -> its one cased form."""
+
+    def __init__(self, forms: Iterable[str]):
+        self._forms = {form.lower(): form for form in forms if form != form.lower()}
+
+    def __len__(self) -> int:
+        return len(self._forms)
+
+    @classmethod
+    def load(cls, lang: str, root: Path | None = None, name: str = "proper") -> "ProperCase":
+        card, path = load_card(lang, name, root, kind="proper_case")
+        try:
+            text = gzip.decompress(path.read_bytes()).decode("utf-8")
+        except (OSError, EOFError, UnicodeDecodeError) as exc:
+            raise ModelError(f"{path}: unreadable list of proper forms ({exc})") from None
+        return cls(text.splitlines())
+
+    def capitals(self, word: str) -> tuple[int, ...] | None:
+        """The positions (graphemes) of ``word``'s capitals in its cased form; None when the list lacks it (or
+        the cased form has other graphemes than the word)."""
+        form = self._forms.get(word.lower())
+        if form is None:
+            return None
+        gs, low = graphemes(form), graphemes(word.lower())
+        if len(gs) != len(low):
+            return None
+        return tuple(k for k, g in enumerate(gs) if g != low[k])
+
+    def apply(self, base: list[str], cls: np.ndarray, caps_bit: int, space_bit: int) -> np.ndarray:
+        """``cls`` with the CAPS bit added to the capitals of every listed word; a word is the letters between
+        the spaces that ``cls`` gives, without the graphemes other than letters at its two ends."""
+        if not self._forms or not caps_bit or not len(base):
+            return cls
+        cuts = (np.flatnonzero(cls & space_bit) + 1).tolist()
+        for s, e in zip([0, *cuts], [*cuts, len(base)]):
+            while s < e and not base[s][0].isalpha():
+                s += 1
+            while e > s and not base[e - 1][0].isalpha():
+                e -= 1
+            if e - s < 2:
+                continue
+            caps = self.capitals("".join(base[s:e]))
+            if caps and caps[-1] < e - s:
+                cls[[s + k for k in caps]] |= caps_bit
+        return cls

@@ -1,0 +1,96 @@
+"""The list of proper forms (charrestore/proper_case.py): capitals a word always has, added after the char engine
+decodes; it only adds capitals, to whole words, and a damaged list fails as any model does."""
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from charrestore import Restorer, base_text, load_pack
+from charrestore.cards import write_card
+from charrestore.paths import models_dir
+from charrestore.proper_case import FORMAT, ProperCase
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+CAPS, SPACE = 1, 16
+PROPER = ProperCase(["NASA", "McDonald", "Путин", "США", "Paris"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(list("nasmcdoldpriтпуинсша-,'1 ")), max_size=40),
+       st.lists(st.integers(0, 31), max_size=40))
+def test_only_capitals_are_added(chars, bits):
+    base = chars or ["a"]
+    cls = np.resize(np.array(bits or [0], np.int64), len(base))
+    out = PROPER.apply(base, cls.copy(), CAPS, SPACE)
+    assert np.array_equal(out & ~CAPS, cls & ~CAPS)  # every other feature as it was
+    assert np.all(out & CAPS >= cls & CAPS)  # no capital taken away
+    added = np.flatnonzero((out & CAPS) & ~(cls & CAPS))
+    assert all(base[i].isalpha() for i in added)
+
+
+def test_whole_words_only_and_the_punctuation_around_them():
+    words = ["nasa", "nasas", "(paris),", "mcdonald", "путина"]
+    base = [g for w in words for g in w]
+    cls = np.zeros(len(base), np.int64)
+    cls[np.cumsum([len(w) for w in words])[:-1] - 1] = SPACE  # a space after each word but the last
+    out = PROPER.apply(base, cls.copy(), CAPS, SPACE)
+    shown = "".join(g.upper() if c & CAPS else g for g, c in zip(base, out))
+    assert shown == "NASAnasas(Paris),McDonaldпутина"  # "nasas" and "путина" are other words than the list's
+    assert PROPER.capitals("mcdonald") == (0, 2) and PROPER.capitals("macdonald") is None
+
+
+@pytest.fixture()
+def data_root(tmp_path):
+    """A CHARRESTORE_DATA folder: the en pack naming a list of proper forms, its fixture char model, the list."""
+    (tmp_path / "languages" / "en").mkdir(parents=True)
+    pack = (ROOT / "languages" / "en" / "pack.toml").read_text(encoding="utf-8")
+    (tmp_path / "languages" / "en" / "pack.toml").write_text(pack.replace("[models]\n", '[models]\nproper = "proper"\n'),
+                                                              encoding="utf-8")
+    folder = tmp_path / "models" / "en"
+    folder.mkdir(parents=True)
+    for name in ("char.json", "char.onnx"):
+        (folder / name).symlink_to(FIXTURES / "models" / "en" / name)
+    (folder / "proper.txt.gz").write_bytes(gzip.compress("NASA\nMcDonald\n".encode("utf-8"), mtime=0))
+    write_card(folder / "proper.json", {"name": "proper", "kind": "proper_case", "lang": "en",
+                                        "file": "proper.txt.gz", "format": FORMAT})
+    return tmp_path
+
+
+def fix(root, *args):
+    env = {**os.environ, "CHARRESTORE_DATA": str(root)}
+    return subprocess.run([sys.executable, "-m", "charrestore", "fix", "--lang", "en", "--engine", "char", *args],
+                          capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_fix_takes_the_lists_capitals_through_the_cli(data_root):
+    res = fix(data_root, "--spaces", "keep", "the nasa mission ate at mcdonald today")
+    assert res.returncode == 0, res.stderr
+    words = res.stdout.split()
+    assert "NASA" in words and any(w.startswith("McDonald") for w in words)
+    assert base_text(res.stdout, load_pack("en")) == "thenasamissionateatmcdonaldtoday"
+
+
+def test_a_damaged_list_is_a_one_line_error(data_root):
+    (data_root / "models" / "en" / "proper.txt.gz").write_bytes(b"not the list")
+    res = fix(data_root, "the nasa mission")
+    assert res.returncode != 0 and "proper.txt.gz" in res.stderr and "Traceback" not in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_the_shipped_russian_list_writes_modern_names_and_acronyms():
+    card = models_dir() / "ru" / "proper.json"
+    if not card.is_file():
+        pytest.skip("no shipped ru list of proper forms")
+    assert json.loads(card.read_text(encoding="utf-8"))["forms"] > 10000
+    out = Restorer(lang="ru", spaces="keep")("президент сша встретился с генсеком нато в москве")
+    assert {"США", "НАТО"} <= set(out.replace(",", " ").replace(".", " ").split())
+    assert "Москве" in out

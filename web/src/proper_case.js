@@ -1,0 +1,54 @@
+/**
+ * Capitals that a word always has ("путин" -> "Путин", "сша" -> "США"): a pack's list of proper forms, added after
+ * the char engine decodes (charrestore/proper_case.py). The list is UTF-8 text in gzip, one cased form per line.
+ */
+
+import { graphemes } from "./clusters.js";
+import { inflate } from "./fetch.js";
+
+const LETTER = /^\p{L}/u;
+
+export class ProperCase {
+  constructor(forms) {
+    this.forms = new Map();
+    for (const form of forms) {
+      const low = form.toLowerCase();
+      if (low !== form) this.forms.set(low, form);
+    }
+  }
+
+  static async fromBytes(bytes) {
+    const text = new TextDecoder().decode(await inflate(bytes, "gzip"));
+    return new ProperCase(text.split("\n").filter((line) => line));
+  }
+
+  /** The positions (graphemes) of ``word``'s capitals in its cased form; null when the list lacks it. */
+  capitals(word) {
+    const low = word.toLowerCase();
+    const form = this.forms.get(low);
+    if (form === undefined) return null;
+    const shown = graphemes(form);
+    const small = graphemes(low);
+    if (shown.length !== small.length) return null;
+    return shown.flatMap((g, k) => (g !== small[k] ? [k] : []));
+  }
+
+  /** ``cls`` with the CAPS bit added to the capitals of every listed word: the letters between the spaces that
+   * ``cls`` gives, without the graphemes other than letters at the word's two ends. */
+  apply(base, cls, caps, space) {
+    if (!this.forms.size || !caps || !base.length) return cls;
+    const cuts = [];
+    cls.forEach((c, i) => c & space && cuts.push(i + 1));
+    const starts = [0, ...cuts];
+    const ends = [...cuts, base.length];
+    starts.forEach((start, w) => {
+      let [s, e] = [start, ends[w]];
+      while (s < e && !LETTER.test(base[s])) s++;
+      while (e > s && !LETTER.test(base[e - 1])) e--;
+      if (e - s < 2) return;
+      const positions = this.capitals(base.slice(s, e).join(""));
+      if (positions?.length && positions[positions.length - 1] < e - s) positions.forEach((k) => (cls[s + k] |= caps));
+    });
+    return cls;
+  }
+}
