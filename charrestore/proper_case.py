@@ -8,7 +8,7 @@ punctuation around them) that the list holds takes that form's capitals. It only
 ("Иван", a sentence's first letter) and the input's stay, and a protected span (an address, a hashtag) keeps its
 case, as it does without the list. (The pipeline's token model has its own names lexicon: training/proper.py.)
 
->>> proper = ProperCase(["Путин", "США", "McDonald"])
+>>> proper = ProperCase(["Путин", "США", "McDonald", "ONU"])
 >>> proper.capitals("сша"), proper.capitals("путин"), proper.capitals("mcdonald"), proper.capitals("мир")
 ((0, 1, 2), (0,), (0, 2), None)
 >>> import numpy as np
@@ -16,6 +16,9 @@ case, as it does without the list. (The pipeline's token model has its own names
 >>> cls = proper.apply(base, np.array([0, 0, 0, 0, 8, 8, 0, 0, 0, 0]), caps_bit=1, space_bit=8)
 >>> cls.tolist()
 [1, 0, 0, 0, 8, 8, 1, 1, 1, 0]
+>>> base = list("l'onu")
+>>> "".join(g.upper() if c else g for g, c in zip(base, proper.apply(base, np.zeros(5, int), 1, 8)))
+"l'ONU"
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from .cards import ModelError, load_card
 from .codec import graphemes
 
 FORMAT = "UTF-8 text in gzip: one cased form per line (charrestore/proper_case.py)"
+APOSTROPHES = ("'", "\u2019")  # an elision or a possessive: the word after or before it is looked up alone
 
 
 class ProperCase:
@@ -72,9 +76,16 @@ class ProperCase:
                 s += 1
             while e > s and not base[e - 1][0].isalpha():
                 e -= 1
-            if e - s < 2:
-                continue
-            caps = self.capitals("".join(base[s:e]))
-            if caps and caps[-1] < e - s:
-                cls[[s + k for k in caps]] |= caps_bit
+            for s, e in self._parts(base, s, e):
+                caps = self.capitals("".join(base[s:e])) if e - s > 1 else None
+                if caps and caps[-1] < e - s:
+                    cls[[s + k for k in caps]] |= caps_bit
         return cls
+
+    def _parts(self, base: list[str], s: int, e: int) -> list[tuple[int, int]]:
+        """The word ``base[s:e]`` if the list has it, else its parts between apostrophes ("l'onu": "onu";
+        "mcdonald's": "mcdonald")."""
+        if self.capitals("".join(base[s:e])) is not None:
+            return [(s, e)]
+        cuts = [k for k in range(s, e) if base[k] in APOSTROPHES]
+        return list(zip([s, *(k + 1 for k in cuts)], [*cuts, e])) if cuts else []

@@ -1,15 +1,21 @@
 """Build a pack's list of proper forms (``charrestore/proper_case.py``): the modern words that are always written
-with capitals, which a char model trained on old or narrow text has never seen ("НАТО", "Путин").
+with capitals, which a char model trained on old or narrow text has never seen ("НАТО", "Путин", "ONU").
 
-ru: the 300,000 most frequent words of wordfreq's large Russian list (modern text: news, subtitles, Wikipedia, web),
-each analysed by pymorphy3 with the OpenCorpora dictionary. A word all of whose analyses are known to the dictionary
-and that is a proper noun (a first name, surname, patronymic, place, organisation or trademark) in at least
-``--share`` of them (by pymorphy3's scores) takes a capital; one that is an abbreviation of a place or an
-organisation in at least 0.95 of them is written in capitals ("сша" -> "США"). Adjectives ("украинский") and
-words that are as often common nouns ("роза", "орёл", "мир") are left out.
+Every route starts from the 300,000 most frequent words of wordfreq's large list of the language (modern text:
+news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keeps the words that are proper:
+- ru: by pymorphy3 with the OpenCorpora dictionary. A word all of whose analyses are known to the dictionary and
+  that is a proper noun (a first name, surname, patronymic, place, organisation or trademark) in at least
+  ``--share`` of them (by pymorphy3's scores) takes a capital; one that is an abbreviation of a place or an
+  organisation in at least 0.95 of them is written in capitals ("сша" -> "США"). Adjectives ("украинский") and
+  words that are as often common nouns ("роза", "орёл", "мир") are left out.
+- es, fr: by the Hunspell dictionary of the language (Debian's hunspell-es, hunspell-fr-classical; MPL-2.0), read
+  with spylls. A stem that the dictionary writes with capitals ("Acapulco", "ONU", "McDonald") and never in small
+  letters, whose small-letter spelling the dictionary does not accept either (no inflected common word: "Abejas",
+  "abre"), and which the pack's training text writes in small letters at most a tenth as often as with capitals
+  inside a sentence (a name that is also a word there: "Lorraine", "Maria").
 
-    pip install wordfreq pymorphy3 pymorphy3-dicts-ru
-    python scripts/build_proper_case.py --lang ru
+    pip install wordfreq pymorphy3 pymorphy3-dicts-ru spylls
+    python scripts/build_proper_case.py --lang ru es fr
 """
 
 from __future__ import annotations
@@ -17,8 +23,12 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import lzma
+import re
 import shlex
+import subprocess
 import sys
+from collections import Counter
 from importlib.metadata import version
 from pathlib import Path
 
@@ -57,33 +67,113 @@ def russian_forms(n_words: int, share: float) -> tuple[list[str], dict]:
     return forms, seen
 
 
+HUNSPELL = {"es": ("hunspell-es", "es_ES"), "fr": ("hunspell-fr-classical", "fr")}
+TRAINING = {"es": "es/es_congreso_train.tsv.xz", "fr": "fr/eltec_novels_train.tsv.xz"}
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_OPENS = re.compile(r"[.!?¿¡«\"—–-]\s*$")  # what a word that starts a sentence or a quote follows
+
+
+def hunspell(lang: str, work: Path):
+    """The language's Hunspell dictionary (spylls), from its Debian package (``apt-get download``)."""
+    from spylls.hunspell import Dictionary
+
+    package, stem = HUNSPELL[lang]
+    work.mkdir(parents=True, exist_ok=True)
+    if not any(work.glob(f"{package}_*.deb")):
+        subprocess.run(["apt-get", "download", package], cwd=work, check=True, capture_output=True)
+    tree = work / package
+    subprocess.run(["dpkg-deb", "-x", str(next(work.glob(f"{package}_*.deb"))), str(tree)], check=True)
+    return Dictionary.from_files(str(tree / "usr" / "share" / "hunspell" / stem))
+
+
+def training_case(path: Path) -> tuple[Counter, Counter]:
+    """How often each word is written in small letters, and with capitals inside a sentence, in a training file."""
+    small, capital = Counter(), Counter()
+    with lzma.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            text = line.rstrip("\n").split("\t", 1)[-1]
+            for m in _WORD.finditer(text):
+                word = m.group(0)
+                if word == word.lower():
+                    small[word] += 1
+                elif m.start() > 0 and not _OPENS.search(text[max(0, m.start() - 3):m.start()]):
+                    capital[word.lower()] += 1
+    return small, capital
+
+
+def hunspell_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict]:
+    """The cased forms of the es/fr route (module docstring), most frequent first, and what was counted."""
+    import wordfreq
+
+    dictionary = hunspell(lang, work)
+    stems = {word.stem for word in dictionary.dic.words}
+    lower = {w for w in stems if w == w.lower()}
+    cased = {}
+    for w in sorted(stems):  # (of two cased stems, "OTAN" and "Otan", the first in code-point order)
+        if w != w.lower() and w.lower() not in lower and len(w) > 1 and w.replace("-", "").isalpha():
+            cased.setdefault(w.lower(), w)
+    small, capital = training_case(ROOT.parent / "shared" / "corpora" / TRAINING[lang])
+    seen = {"dictionary_stems": len(stems), "cased_stems": len(cased), "frequent": 0, "not_a_small_word": 0}
+    forms = []
+    for word in wordfreq.top_n_list(lang, n_words, wordlist="large"):
+        form = cased.get(word)
+        if form is None:
+            continue
+        seen["frequent"] += 1
+        if not form.isupper() and dictionary.lookup(word):
+            continue
+        seen["not_a_small_word"] += 1
+        if small[word] <= 0.1 * capital[word]:
+            forms.append(form)
+    seen["kept"] = len(forms)
+    return forms, seen
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--lang", choices=["ru"], default="ru")
+    p.add_argument("--lang", nargs="+", choices=["ru", *HUNSPELL], default=["ru"])
     p.add_argument("--words", type=int, default=300000, help="the most frequent words of wordfreq's list read")
     p.add_argument("--share", type=float, default=0.8, help="the least share of proper-noun analyses")
     p.add_argument("--out", type=Path, default=ROOT / "models", help="models root")
+    p.add_argument("--work", type=Path, default=ROOT / "runs" / "hunspell", help="where the Debian packages go")
     args = p.parse_args()
-    forms, seen = russian_forms(args.words, args.share)
-    folder = args.out / args.lang
+    for lang in args.lang:
+        if lang == "ru":
+            forms, seen = russian_forms(args.words, args.share)
+            rule = (f"a word of the list all of whose pymorphy3 analyses are in the dictionary, at least {args.share} "
+                    "of them (by score) a proper noun (Name, Surn, Patr, Geox, Orgn, Trad), takes a capital; at "
+                    "least 0.95 an abbreviation of a place or organisation (Abbr with Geox or Orgn): all capitals")
+            sources = [{"what": f"pymorphy3 {version('pymorphy3')} with pymorphy3-dicts-ru "
+                                f"{version('pymorphy3-dicts-ru')}: the OpenCorpora dictionary's analyses",
+                        "license": "CC BY-SA 3.0 (OpenCorpora data)"}]
+        else:
+            forms, seen = hunspell_forms(lang, args.words, args.work)
+            rule = ("a word of the list that the Hunspell dictionary has only as a stem with capitals and does not "
+                    "accept in small letters, written in small letters in the training text at most 0.1 times as "
+                    "often as with capitals inside a sentence")
+            sources = [{"what": f"Debian's {HUNSPELL[lang][0]} (Hunspell dictionary, read with spylls "
+                                f"{version('spylls')})", "license": "MPL-2.0"},
+                       {"what": f"{Path(TRAINING[lang]).name}: the case of each word in the training text",
+                        "license": "as the char model's card"}]
+        write(args, lang, forms, seen, rule, sources)
+
+
+def write(args, lang: str, forms: list[str], seen: dict, rule: str, sources: list[dict]) -> None:
+    """The list and its card into ``args.out/<lang>``."""
+    folder = args.out / lang
     folder.mkdir(parents=True, exist_ok=True)
     data = gzip.compress(("\n".join(forms) + "\n").encode("utf-8"), 9, mtime=0)
     (folder / "proper.txt.gz").write_bytes(data)
     card = {
-        "name": "proper", "kind": "proper_case", "lang": args.lang, "file": "proper.txt.gz", "format": FORMAT,
-        "forms": len(ProperCase(forms)), "counts": seen,
-        "rule": f"a word of the list all of whose pymorphy3 analyses are in the dictionary, at least {args.share} of "
-                "them (by score) a proper noun (Name, Surn, Patr, Geox, Orgn, Trad), takes a capital; at least 0.95 "
-                "an abbreviation of a place or organisation (Abbr with Geox or Orgn): all capitals",
-        "sources": [
-            {"what": f"wordfreq {version('wordfreq')}: the {args.words} most frequent words of the large ru list "
-                     "(Wikipedia, subtitles, news, books, web text)", "license": "CC BY-SA 4.0 (data)"},
-            {"what": f"pymorphy3 {version('pymorphy3')} with pymorphy3-dicts-ru {version('pymorphy3-dicts-ru')}: "
-                     "the OpenCorpora dictionary's analyses", "license": "CC BY-SA 3.0 (OpenCorpora data)"}],
+        "name": "proper", "kind": "proper_case", "lang": lang, "file": "proper.txt.gz", "format": FORMAT,
+        "forms": len(ProperCase(forms)), "counts": seen, "rule": rule,
+        "sources": [{"what": f"wordfreq {version('wordfreq')}: the {args.words} most frequent words of the large "
+                             f"{lang} list (Wikipedia, subtitles, news, books, web text)",
+                     "license": "CC BY-SA 4.0 (data)"}, *sources],
         "command": "python scripts/build_proper_case.py " + shlex.join(sys.argv[1:]),
     }
     write_card(folder / "proper.json", card)
-    print(json.dumps({"forms": card["forms"], "bytes": len(data), **seen}))
+    print(json.dumps({"lang": lang, "forms": card["forms"], "bytes": len(data), **seen}))
 
 
 if __name__ == "__main__":

@@ -53,8 +53,8 @@ def data_root(tmp_path):
     """A CHARRESTORE_DATA folder: the en pack naming a list of proper forms, its fixture char model, the list."""
     (tmp_path / "languages" / "en").mkdir(parents=True)
     pack = (ROOT / "languages" / "en" / "pack.toml").read_text(encoding="utf-8")
-    (tmp_path / "languages" / "en" / "pack.toml").write_text(pack.replace("[models]\n", '[models]\nproper = "proper"\n'),
-                                                              encoding="utf-8")
+    named = pack.replace("[models]\n", '[models]\nproper = "proper"\n')
+    (tmp_path / "languages" / "en" / "pack.toml").write_text(named, encoding="utf-8")
     folder = tmp_path / "models" / "en"
     folder.mkdir(parents=True)
     for name in ("char.json", "char.onnx"):

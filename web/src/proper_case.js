@@ -7,6 +7,7 @@ import { graphemes } from "./clusters.js";
 import { inflate } from "./fetch.js";
 
 const LETTER = /^\p{L}/u;
+const APOSTROPHES = ["'", "\u2019"]; // an elision or a possessive: the word after or before it is looked up alone
 
 export class ProperCase {
   constructor(forms) {
@@ -45,10 +46,21 @@ export class ProperCase {
       let [s, e] = [start, ends[w]];
       while (s < e && !LETTER.test(base[s])) s++;
       while (e > s && !LETTER.test(base[e - 1])) e--;
-      if (e - s < 2) return;
-      const positions = this.capitals(base.slice(s, e).join(""));
-      if (positions?.length && positions[positions.length - 1] < e - s) positions.forEach((k) => (cls[s + k] |= caps));
+      for (const [a, b] of this.parts(base, s, e)) {
+        const positions = b - a > 1 ? this.capitals(base.slice(a, b).join("")) : null;
+        if (positions?.length && positions[positions.length - 1] < b - a) positions.forEach((k) => (cls[a + k] |= caps));
+      }
     });
     return cls;
+  }
+
+  /** The word ``base[s:e]`` if the list has it, else its parts between apostrophes ("l'onu": "onu"). */
+  parts(base, s, e) {
+    if (this.capitals(base.slice(s, e).join("")) !== null) return [[s, e]];
+    const cuts = [];
+    for (let k = s; k < e; k++) if (APOSTROPHES.includes(base[k])) cuts.push(k);
+    if (!cuts.length) return [];
+    const starts = [s, ...cuts.map((k) => k + 1)];
+    return starts.map((a, i) => [a, i < cuts.length ? cuts[i] : e]);
   }
 }
