@@ -32,11 +32,10 @@ from collections import Counter
 from importlib.metadata import version
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from charrestore.cards import write_card
+from charrestore.proper_case import FORMAT, ProperCase
 
-from charrestore.cards import write_card  # noqa: E402
-from charrestore.proper_case import FORMAT, ProperCase  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 PROPER = {"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"}  # OpenCorpora's grammemes of proper nouns
 ACRONYM = {"Geox", "Orgn"}  # with Abbr: written in capitals
