@@ -76,10 +76,10 @@ class ProperCase:
                 s += 1
             while e > s and not base[e - 1][0].isalpha():
                 e -= 1
-            for s, e in self._parts(base, s, e):
-                caps = self.capitals("".join(base[s:e])) if e - s > 1 else None
-                if caps and caps[-1] < e - s:
-                    cls[[s + k for k in caps]] |= caps_bit
+            for a, b in self._parts(base, s, e):
+                caps = self.capitals("".join(base[a:b])) if b - a > 1 else None
+                if caps and caps[-1] < b - a:
+                    cls[[a + k for k in caps]] |= caps_bit
         return cls
 
     def _parts(self, base: list[str], s: int, e: int) -> list[tuple[int, int]]:
