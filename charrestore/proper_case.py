@@ -76,16 +76,17 @@ class ProperCase:
                 s += 1
             while e > s and not base[e - 1][0].isalpha():
                 e -= 1
-            for a, b in self._parts(base, s, e):
-                caps = self.capitals("".join(base[a:b])) if b - a > 1 else None
+            whole = self.capitals("".join(base[s:e])) if e - s > 1 else None
+            for a, b, caps in [(s, e, whole)] if whole else self._parts(base, s, e):
                 if caps and caps[-1] < b - a:
                     cls[[a + k for k in caps]] |= caps_bit
         return cls
 
-    def _parts(self, base: list[str], s: int, e: int) -> list[tuple[int, int]]:
-        """The word ``base[s:e]`` if the list has it, else its parts between apostrophes ("l'onu": "onu";
-        "mcdonald's": "mcdonald")."""
-        if self.capitals("".join(base[s:e])) is not None:
-            return [(s, e)]
+    def _parts(self, base: list[str], s: int, e: int) -> list[tuple[int, int, tuple[int, ...] | None]]:
+        """A word the list lacks, by its parts between apostrophes ("l'onu": "onu"; "mcdonald's": "mcdonald"), each
+        with its capitals."""
         cuts = [k for k in range(s, e) if base[k] in APOSTROPHES]
-        return list(zip([s, *(k + 1 for k in cuts)], [*cuts, e])) if cuts else []
+        if not cuts:
+            return []
+        return [(a, b, self.capitals("".join(base[a:b])) if b - a > 1 else None)
+                for a, b in zip([s, *(k + 1 for k in cuts)], [*cuts, e])]

@@ -46,21 +46,23 @@ export class ProperCase {
       let [s, e] = [start, ends[w]];
       while (s < e && !LETTER.test(base[s])) s++;
       while (e > s && !LETTER.test(base[e - 1])) e--;
-      for (const [a, b] of this.parts(base, s, e)) {
-        const positions = b - a > 1 ? this.capitals(base.slice(a, b).join("")) : null;
+      const whole = e - s > 1 ? this.capitals(base.slice(s, e).join("")) : null;
+      for (const [a, b, positions] of whole ? [[s, e, whole]] : this.parts(base, s, e)) {
         if (positions?.length && positions[positions.length - 1] < b - a) positions.forEach((k) => (cls[a + k] |= caps));
       }
     });
     return cls;
   }
 
-  /** The word ``base[s:e]`` if the list has it, else its parts between apostrophes ("l'onu": "onu"). */
+  /** A word the list lacks, by its parts between apostrophes ("l'onu": "onu"), each with its capitals. */
   parts(base, s, e) {
-    if (this.capitals(base.slice(s, e).join("")) !== null) return [[s, e]];
     const cuts = [];
     for (let k = s; k < e; k++) if (APOSTROPHES.includes(base[k])) cuts.push(k);
     if (!cuts.length) return [];
     const starts = [s, ...cuts.map((k) => k + 1)];
-    return starts.map((a, i) => [a, i < cuts.length ? cuts[i] : e]);
+    return starts.map((a, i) => {
+      const b = i < cuts.length ? cuts[i] : e;
+      return [a, b, b - a > 1 ? this.capitals(base.slice(a, b).join("")) : null];
+    });
   }
 }
