@@ -19,6 +19,9 @@ case, as it does without the list. (The pipeline's token model has its own names
 >>> base = list("l'onu")
 >>> "".join(g.upper() if c else g for g, c in zip(base, proper.apply(base, np.zeros(5, int), 1, 8)))
 "l'ONU"
+>>> base = list("премьер-министр-путин")
+>>> "".join(g.upper() if c else g for g, c in zip(base, proper.apply(base, np.zeros(len(base), int), 1, 8)))
+'премьер-министр-Путин'
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from .cards import ModelError, load_card
 from .codec import graphemes
 
 FORMAT = "UTF-8 text in gzip: one cased form per line (charrestore/proper_case.py)"
-APOSTROPHES = ("'", "\u2019")  # an elision or a possessive: the word after or before it is looked up alone
+# an elision or a possessive, a hyphen between the parts of a compound: each part is looked up alone
+JOINERS = ("'", "\u2019", "-", "\u2010", "\u2011")
 
 
 class ProperCase:
@@ -83,9 +87,9 @@ class ProperCase:
         return cls
 
     def _parts(self, base: list[str], s: int, e: int) -> list[tuple[int, int, tuple[int, ...] | None]]:
-        """A word the list lacks, by its parts between apostrophes ("l'onu": "onu"; "mcdonald's": "mcdonald"), each
-        with its capitals."""
-        cuts = [k for k in range(s, e) if base[k] in APOSTROPHES]
+        """A word the list lacks, by its parts between apostrophes and hyphens ("l'onu": "onu"; "mcdonald's":
+        "mcdonald"; "жан-поль": "жан", "поль"), each with its capitals."""
+        cuts = [k for k in range(s, e) if base[k] in JOINERS]
         if not cuts:
             return []
         return [(a, b, self.capitals("".join(base[a:b])) if b - a > 1 else None)

@@ -107,6 +107,8 @@ case $lang in
   ko) corpus=("$C/ko/kowiki_train.tsv.xz@0.75" "$C/ko/boddari_train.tsv.xz@0.17" "$C/ko/petitions_train.tsv.xz@0.08")
       dev=("$C/ko/kowiki_dev.tsv.xz" "$C/ko/boddari_dev.tsv.xz" "$C/ko/petitions_dev.tsv.xz")
       data=(--dev "${dev[@]}"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "${dev[@]}")
+      # session 51's wide: FROM= the epoch-19 state (git checkout 2ec8b16 -- training_state/ko-char), 192 -> 256 units
+      member_opts=([wide]="--set-lstm 256")
       evals=("kowiki_dev --dev ${dev[0]}" "boddari_dev --dev ${dev[1]}" "petitions_dev --dev ${dev[2]}") ;;
   # zh: law 0.45, wiki 0.35, dialogue 0.2 for epochs 1-4; from epoch 5 wiki and dialogue weigh more (wiki "。" 0.487)
   zh) corpus=("$C/zh/law_train.tsv.xz@0.35" "$C/zh/wiki_train.tsv.xz@0.4" "$C/zh/dialogue_train.tsv.xz@0.25")

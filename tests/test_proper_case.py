@@ -48,6 +48,14 @@ def test_whole_words_only_and_the_punctuation_around_them():
     assert PROPER.capitals("mcdonald") == (0, 2) and PROPER.capitals("macdonald") is None
 
 
+def test_the_parts_of_a_compound_the_list_lacks_are_looked_up_alone():
+    base = list("paris-nasa-ville") + list("l'usa-путин")
+    cls = np.zeros(len(base), np.int64)
+    cls[len("paris-nasa-ville") - 1] = SPACE
+    out = PROPER.apply(base, cls.copy(), CAPS, SPACE)
+    assert "".join(g.upper() if c & CAPS else g for g, c in zip(base, out)) == "Paris-NASA-villel'usa-Путин"
+
+
 @pytest.fixture()
 def data_root(tmp_path):
     """A CHARRESTORE_DATA folder: the en pack naming a list of proper forms, its fixture char model, the list."""

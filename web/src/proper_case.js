@@ -7,7 +7,8 @@ import { graphemes } from "./clusters.js";
 import { inflate } from "./fetch.js";
 
 const LETTER = /^\p{L}/u;
-const APOSTROPHES = ["'", "\u2019"]; // an elision or a possessive: the word after or before it is looked up alone
+// an elision or a possessive, a hyphen between the parts of a compound: each part is looked up alone
+const JOINERS = ["'", "\u2019", "-", "\u2010", "\u2011"];
 
 export class ProperCase {
   constructor(forms) {
@@ -54,10 +55,11 @@ export class ProperCase {
     return cls;
   }
 
-  /** A word the list lacks, by its parts between apostrophes ("l'onu": "onu"), each with its capitals. */
+  /** A word the list lacks, by its parts between apostrophes and hyphens ("l'onu": "onu"; "жан-поль": "жан",
+   * "поль"), each with its capitals. */
   parts(base, s, e) {
     const cuts = [];
-    for (let k = s; k < e; k++) if (APOSTROPHES.includes(base[k])) cuts.push(k);
+    for (let k = s; k < e; k++) if (JOINERS.includes(base[k])) cuts.push(k);
     if (!cuts.length) return [];
     const starts = [s, ...cuts.map((k) => k + 1)];
     return starts.map((a, i) => {
