@@ -5,9 +5,12 @@ A pack is data (``languages/<code>/pack.toml``); adding a language needs no code
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+import regex
 
 from .cards import card_location
 from .engines import REGISTRY
@@ -40,6 +43,7 @@ class LanguagePack:
     pairs: dict[str, str] = field(default_factory=dict)  # opening mark -> the sentence-final mark that closes its span
     space_before: dict[str, str] = field(default_factory=dict)  # mark -> the space its typography puts before it
     abbreviations: frozenset[str] = frozenset()  # typed with their marks: keep the input's case, end no sentence
+    scripts: tuple[str, ...] = ()  # the Unicode scripts the language writes: a word typed in another is kept (spans.py)
 
     @property
     def opening_bits(self) -> int:
@@ -136,6 +140,9 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         if mark not in marks or len(space) != 1 or not space.isspace():
             raise PackError(f"{source}: [space_before] maps {mark!r} onto {space!r}: it takes a mark of the pack's "
                             "features and one white-space character")
+    for script in data.get("scripts", ()):
+        if not _SCRIPT_NAME.fullmatch(str(script)) or not _is_script(script):
+            raise PackError(f"{source}: 'scripts' holds {script!r}, not a Unicode script name (Latin, Hangul, Han)")
     engine = data.get("engine", "char")
     if engine not in REGISTRY:
         raise PackError(f"{source}: engine must be one of {', '.join(REGISTRY)}, not {engine!r}")
@@ -158,7 +165,20 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         pairs={o: c for o, c in data.get("pairs", {}).items() if c in marks},
         space_before=dict(data.get("space_before", {})),
         abbreviations=frozenset(base_form(w, marks) for w in data.get("abbreviations", ())),
+        scripts=tuple(data.get("scripts", ())),
     )
+
+
+_SCRIPT_NAME = re.compile(r"[A-Z][A-Za-z_]*")
+
+
+def _is_script(name: str) -> bool:
+    """Whether ``name`` is a script that ``\\p{Script=...}`` knows (in Python's regex and in the page's RegExp)."""
+    try:
+        regex.compile(rf"\p{{Script={name}}}")
+    except regex.error:
+        return False
+    return True
 
 
 def base_form(word: str, marks) -> str:

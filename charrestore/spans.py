@@ -1,8 +1,12 @@
-"""Protected spans of social text: URLs, e-mails, @mentions, #hashtags, $cashtags, numbers, emoji, code.
+"""Protected spans of social text: URLs, e-mails, @mentions, #hashtags, $cashtags, numbers, emoji, code; and words
+typed in a script the language does not write.
 
 They are data, not prose: restoration must give them back byte-identical (a changed URL or e-mail address
 is data loss). ``find`` is a regex tokenizer over the text; ``protect`` maps its spans onto the base graphemes
-of ``codec.parse`` and says which graphemes every engine must leave exactly as given.
+of ``codec.parse`` and says which graphemes every engine must leave exactly as given. A word of another script
+with a capital in it ("iPhone", "YouTube" in Korean or Thai) was typed so and is one word: ``foreign_words``
+finds them for a pack that names its ``scripts`` (a lower-case run, as ASR or de-spaced text gives it, may hold
+several words, and the model cuts it).
 
 >>> [(s.kind, s.text) for s in find("mail jo@x.org or see https://x.com/a?b=1. @jane #tbt $1,000")]
 [('email', 'jo@x.org'), ('url', 'https://x.com/a?b=1'), ('mention', '@jane'), ('hashtag', '#tbt'), ('number', '$1,000')]
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import regex
@@ -86,6 +91,39 @@ def find(text: str) -> list[Span]:
     return out
 
 
+@lru_cache(maxsize=16)
+def _foreign(scripts: tuple[str, ...]) -> regex.Pattern:
+    """Runs of two or more letters (with their combining marks) of none of ``scripts`` (nor Common, Inherited)."""
+    own = "".join(rf"\p{{Script={name}}}" for name in (*scripts, "Common", "Inherited"))
+    return regex.compile(rf"(?:(?![{own}])\p{{L}}\p{{M}}*){{2,}}")
+
+
+_CAPITAL = regex.compile(r"[\p{Lu}\p{Lt}]")
+
+
+def foreign_words(text: str, scripts: tuple[str, ...]) -> list[Span]:
+    """The words of ``text`` in a script other than ``scripts`` that have a capital (kind "foreign"), left to right.
+
+    >>> [(s.text, s.start) for s in foreign_words("새 iPhone을 youtube에서 봤다 NASA", ("Hangul", "Han"))]
+    [('iPhone', 2), ('NASA', 23)]
+    """
+    if not scripts:
+        return []
+    return [Span(m.start(), m.end(), "foreign", m.group()) for m in _foreign(scripts).finditer(text)
+            if _CAPITAL.search(m.group())]
+
+
+def _merged(found: list[Span], more: list[Span]) -> list[Span]:
+    """``found`` with the spans of ``more`` that overlap none of them, left to right (both are ordered)."""
+    out, k = [], 0
+    for span in more:
+        while k < len(found) and found[k].end <= span.start:
+            k += 1
+        if k == len(found) or found[k].start >= span.end:
+            out.append(span)
+    return sorted(found + out, key=lambda s: s.start)
+
+
 @dataclass(frozen=True)
 class Protected:
     """Per base grapheme: ``inside`` a span (its case is the given one), ``joined`` (no space after it: every
@@ -148,7 +186,7 @@ def _align(gs: list[str], base: list[str]) -> list[int]:
 def base_spans(text: str, base: list[str], pack: LanguagePack) -> list[tuple[int, int, str]]:
     """The spans of ``text`` as (start, end, kind) over the base graphemes that ``parse(text)`` gave."""
     norm = unicodedata.normalize(pack.normalization, text)
-    found = find(norm)
+    found = _merged(find(norm), foreign_words(norm, pack.scripts))
     if not found:
         return []
     gs = graphemes(norm)

@@ -129,6 +129,10 @@ def test_pack_typography_is_validated():
                 {**mapped, "map_after_sentence_end": {"!": ""}}):
         with pytest.raises(PackError, match=r"map_after_sentence_end"):
             _validate("xx", bad)
+    assert _validate("xx", {**pack, "scripts": ["Hangul", "Han"]}).scripts == ("Hangul", "Han")
+    for bad in (["Klingon"], ["Latin]|[a"], [""]):
+        with pytest.raises(PackError, match="'scripts' holds"):
+            _validate("xx", {**pack, "scripts": bad})
 
 
 def test_packs_command_names_the_default_engine():

@@ -98,3 +98,26 @@ def test_segment_with_the_char_models_spaces(env, code):
     named = subprocess.run([sys.executable, "-m", "charrestore", "segment", "--lang", code, "--method", "char", "--json",
                             unspaced], capture_output=True, text=True, env=env, timeout=120)
     assert json.loads(named.stdout) == {"text": out[0], "lang": code, "method": "char"}
+
+
+@pytest.mark.parametrize("code", available_packs())
+def test_a_word_typed_in_another_script_stays_one_word(env, code):
+    """A word of a script the pack does not write, typed with a capital ("YouTube" in Korean, "Москва" in
+    German), comes back as typed: no space, mark or case change inside it, glued to a word or not, whether the
+    spaces are restored or kept."""
+    pack = load_pack(code)
+    assert pack.scripts, "every pack names the scripts it writes"
+    word = "МосКва" if "Latin" in pack.scripts else "YouTube"
+    unspaced, spaced = sample(code)
+    middle = len(spaced.split()) // 2
+    words = spaced.split()
+    lines = [unspaced[:len(unspaced) // 2] + word + unspaced[len(unspaced) // 2:],
+             " ".join(words[:middle] + [word + (words[middle] if middle < len(words) else "")] + words[middle + 1:])]
+    for spaces in ("restore", "keep"):
+        res = subprocess.run([sys.executable, "-m", "charrestore", "fix", "--lang", code, "--engine", "char",
+                              "--spaces", spaces], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                             env=env, timeout=120)
+        assert res.returncode == 0, res.stderr
+        for given, out in zip(lines, res.stdout.splitlines()):
+            assert base_text(out, pack) == base_text(given, pack)
+            assert word in out, (code, spaces, given, out)

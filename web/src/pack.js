@@ -26,6 +26,7 @@ export class LanguagePack {
     // typed with their marks, they keep the input's case (packs.py base_form: lower case, the pack's marks dropped)
     this.abbreviations = new Set((data.abbreviations ?? []).map((w) => [...w.toLowerCase()]
       .filter((c) => !this.marks.includes(c)).join("")));
+    this.scripts = data.scripts ?? []; // the Unicode scripts the language writes (spans.js: foreignWords)
     this.nClasses = 1 << this.features.length;
     this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);
     this.openingBits = this.opening.reduce((s, m) => s | this.bit(m), 0);

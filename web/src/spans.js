@@ -1,6 +1,7 @@
 /**
  * Protected spans of social text (charrestore/spans.py): URLs, e-mails, @mentions, #hashtags, $cashtags,
- * numbers, emoji, code. Restoration gives them back byte-identical. The patterns are Python's, spelled for
+ * numbers, emoji, code; and words typed in a script the language does not write ("iPhone" in Korean).
+ * Restoration gives them back byte-identical. The patterns are Python's, spelled for
  * JavaScript: its \w, \d, \b and \s are ASCII-only or differ, (?i:...) is spelled out, and \X (one grapheme)
  * becomes an emoji with its extenders. Offsets are UTF-16 code units throughout the port.
  */
@@ -100,6 +101,37 @@ export function searchSorted(arr, v, right = false) {
   return lo;
 }
 
+const FOREIGN = new Map(); // the pack's scripts -> its pattern of runs of other scripts' letters
+const CAPITAL = /[\p{Lu}\p{Lt}]/u;
+
+/** The words of ``text`` in a script other than ``scripts`` that have a capital ("iPhone" in Korean), kind
+ * "foreign": runs of two or more letters with their combining marks, of none of ``scripts`` (nor Common,
+ * Inherited); a lower-case run may hold several words, and the model cuts it (spans.py: foreign_words). */
+export function foreignWords(text, scripts) {
+  if (!scripts.length) return [];
+  const key = scripts.join(",");
+  if (!FOREIGN.has(key)) {
+    const own = [...scripts, "Common", "Inherited"].map((name) => `\\p{Script=${name}}`).join("");
+    FOREIGN.set(key, new RegExp(`(?:(?![${own}])\\p{L}\\p{M}*){2,}`, "gu"));
+  }
+  const out = [];
+  for (const m of text.matchAll(FOREIGN.get(key))) {
+    if (CAPITAL.test(m[0])) out.push({ start: m.index, end: m.index + m[0].length, kind: "foreign" });
+  }
+  return out;
+}
+
+/** ``found`` with the spans of ``more`` that overlap none of them, left to right (both are ordered). */
+function merged(found, more) {
+  const out = [];
+  let k = 0;
+  for (const span of more) {
+    while (k < found.length && found[k].end <= span.start) k++;
+    if (k === found.length || found[k].start >= span.end) out.push(span);
+  }
+  return [...found, ...out].sort((a, b) => a.start - b.start);
+}
+
 /** For each grapheme of the normalized text, its index in ``base`` (-1: a mark or space that parse took off). */
 function align(gs, base) {
   const out = [];
@@ -114,7 +146,7 @@ function align(gs, base) {
 /** The spans of ``text`` as [start, end, kind] over the base graphemes that ``parse(text)`` gave. */
 export function baseSpans(text, base, pack) {
   const norm = text.normalize(pack.normalization);
-  const found = find(norm);
+  const found = merged(find(norm), foreignWords(norm, pack.scripts));
   if (!found.length) return [];
   const gs = graphemes(norm);
   const at = offsets(gs);
