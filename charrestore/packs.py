@@ -5,7 +5,6 @@ A pack is data (``languages/<code>/pack.toml``); adding a language needs no code
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -169,7 +168,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
     )
 
 
-_SCRIPT_NAME = re.compile(r"[A-Z][A-Za-z_]*")
+_SCRIPT_NAME = regex.compile(r"[A-Z][A-Za-z_]*")
 
 
 def _is_script(name: str) -> bool:
