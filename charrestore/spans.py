@@ -4,9 +4,9 @@ typed in a script the language does not write.
 They are data, not prose: restoration must give them back byte-identical (a changed URL or e-mail address
 is data loss). ``find`` is a regex tokenizer over the text; ``protect`` maps its spans onto the base graphemes
 of ``codec.parse`` and says which graphemes every engine must leave exactly as given. A word of another script
-with a capital in it ("iPhone", "YouTube" in Korean or Thai) was typed so and is one word: ``foreign_words``
-finds them for a pack that names its ``scripts`` (a lower-case run, as ASR or de-spaced text gives it, may hold
-several words, and the model cuts it).
+with a capital in it ("iPhone", "YouTube" in Korean or Thai) in text that has spaces was typed so and is one word:
+``foreign_words`` finds them for a pack that names its ``scripts`` (a lower-case run, or any run in text without
+spaces, as ASR or de-spaced text gives it, may hold several words, and the model cuts it).
 
 >>> [(s.kind, s.text) for s in find("mail jo@x.org or see https://x.com/a?b=1. @jane #tbt $1,000")]
 [('email', 'jo@x.org'), ('url', 'https://x.com/a?b=1'), ('mention', '@jane'), ('hashtag', '#tbt'), ('number', '$1,000')]
@@ -186,7 +186,10 @@ def _align(gs: list[str], base: list[str]) -> list[int]:
 def base_spans(text: str, base: list[str], pack: LanguagePack) -> list[tuple[int, int, str]]:
     """The spans of ``text`` as (start, end, kind) over the base graphemes that ``parse(text)`` gave."""
     norm = unicodedata.normalize(pack.normalization, text)
-    found = _merged(find(norm), foreign_words(norm, pack.scripts))
+    # unspaced input (ASR, run-together text) keeps the case of another script's letters where the pack has none
+    # ("ที่BangkokPostรายงาน"): there a capitalised run may hold several words, and the model cuts it
+    typed = not pack.has_space or _SPACE.search(norm) is not None
+    found = _merged(find(norm), foreign_words(norm, pack.scripts) if typed else [])
     if not found:
         return []
     gs = graphemes(norm)

@@ -103,8 +103,9 @@ def test_segment_with_the_char_models_spaces(env, code):
 @pytest.mark.parametrize("code", available_packs())
 def test_a_word_typed_in_another_script_stays_one_word(env, code):
     """A word of a script the pack does not write, typed with a capital ("YouTube" in Korean, "Москва" in
-    German), comes back as typed: no space, mark or case change inside it, glued to a word or not, whether the
-    spaces are restored or kept."""
+    German), comes back as typed in text that has spaces: no space, mark or case change inside it, glued to a word
+    or not, whether the spaces are restored or kept. Without spaces (a pack with SPACE) a capitalised run may hold
+    several words (unspaced Thai keeps the case of its Latin letters), and only nothing is lost."""
     pack = load_pack(code)
     assert pack.scripts, "every pack names the scripts it writes"
     word = "МосКва" if "Latin" in pack.scripts else "YouTube"
@@ -120,4 +121,5 @@ def test_a_word_typed_in_another_script_stays_one_word(env, code):
         assert res.returncode == 0, res.stderr
         for given, out in zip(lines, res.stdout.splitlines()):
             assert base_text(out, pack) == base_text(given, pack)
-            assert word in out, (code, spaces, given, out)
+            if " " in given or not pack.has_space:
+                assert word in out, (code, spaces, given, out)

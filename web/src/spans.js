@@ -48,6 +48,7 @@ const GATE = `(?:(?<![\\p{L}\\p{Nd}])|(?!\\p{L})|(?=${anyCase("https")}://|${any
 const PATTERN = new RegExp(`${GATE}(?:${ALTERNATIVES.join("|")})`, "gu");
 const TRIGGER = new RegExp(`[@#$€£¥.:/\\\\+_(${D}]|${EMOJI_CHAR}`, "gu");
 const SPACE_RE = new RegExp(PY_SPACE, "gu");
+const ANY_SPACE = new RegExp(PY_SPACE, "u");
 const KINDS = ["email", "url", "code", "mention", "hashtag", "cashtag", "number", "emoji"];
 // kinds that, standing at the end of a post, are no sentence: no mark is forced or added after them
 const TRAILING = new Set(["url", "mention", "hashtag", "emoji"]);
@@ -146,7 +147,10 @@ function align(gs, base) {
 /** The spans of ``text`` as [start, end, kind] over the base graphemes that ``parse(text)`` gave. */
 export function baseSpans(text, base, pack) {
   const norm = text.normalize(pack.normalization);
-  const found = merged(find(norm), foreignWords(norm, pack.scripts));
+  // unspaced input keeps the case of another script's letters where the pack has none ("ที่BangkokPostรายงาน"):
+  // there a capitalised run may hold several words, and the model cuts it (spans.py)
+  const typed = !pack.hasSpace || ANY_SPACE.test(norm);
+  const found = merged(find(norm), typed ? foreignWords(norm, pack.scripts) : []);
   if (!found.length) return [];
   const gs = graphemes(norm);
   const at = offsets(gs);
