@@ -121,7 +121,8 @@ case $lang in
       member_opts=([c]="" [d]="--set-dropout 0.3" [wide]="--set-lstm 256")
       evals=("law_dev --dev ${dev[0]}" "wiki_dev --dev ${dev[1]}" "dialogue_dev --dev ${dev[2]}") ;;
   # th epochs 5-16 (session 50): from the epoch-4 state, TRAIN_ONLY=1 ... th 50 2 2e-3 (epochs 5-14), then th 1 2 5e-4
-  # and th 1 2 2.5e-4; epochs 17-21: th 12 2 1e-3 (17-19), th 1 2 5e-4, th 1 2 2.5e-4 (the state: models/README.md)
+  # and th 1 2 2.5e-4; epochs 17-21: th 12 2 1e-3 (17-19), th 1 2 5e-4, th 1 2 2.5e-4; epochs 22-26 (session 51) the
+  # same, then th 0 2 (the state: models/README.md)
   th) corpus=("$C/th/thaigov_train.tsv.xz"); dev=$C/th/thaigov_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("thaigov_dev --dev $dev") ;;
   # the pilot's multilingual arm: one model (one vocabulary) for de and ru, the two training files at equal weight
