@@ -61,3 +61,11 @@ def glues_right(g: str) -> bool:
 def is_escape(g: str) -> bool:
     """An invalid input byte, read as a surrogate escape (U+DC80..U+DCFF): opaque, written back as that byte."""
     return "\udc80" <= g[:1] <= "\udcff"
+
+
+def inside_graphemes(text: str) -> bytearray:
+    """1 where a character continues a grapheme cluster: spaces go only between clusters."""
+    inside = bytearray(b"\x01") * len(text)
+    for m in _GRAPHEME.finditer(text):
+        inside[m.start()] = 0
+    return inside

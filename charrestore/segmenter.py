@@ -30,11 +30,11 @@ import regex
 
 from . import codec_fast, fast_viterbi
 from .cards import ModelError, load_card
+from .clusters import inside_graphemes
 from .counts import reach_of
 from .counts import read as read_counts
 
 START = "<s>"  # the context of the first word of a text, and after punctuation
-_GRAPHEME = regex.compile(r"\X")
 _W = r"[\p{L}\p{N}\p{M}\u200c\u200d]"
 # A run of word characters; an apostrophe or hyphen inside a word is part of it ("don't", "well-known").
 _WORD_RUN = regex.compile(rf"{_W}+(?:['’-]{_W}+)*")
@@ -53,7 +53,7 @@ _HYPHENS = ("-", "\u2010")
 HARD = math.inf
 BLOCK, MARGIN = 100_000, 1_000  # characters decoded at once; a block's last MARGIN characters are decoded again
 _NO_PAIRS: dict[str, float] = {}
-PARAMS = ("L", "smoothing", "camel", "digits", "caps")
+PARAMS = ("L", "smoothing", "camel", "digits", "caps", "given_space", "given_join")
 
 
 def _lower(c: str) -> str:
@@ -85,7 +85,10 @@ class Segmenter:
     a case change (``followFriday``, ``NASAMission``) or a letter/digit change (``iphone6``): a bonus in
     log10 units for a boundary there, ``math.inf`` to force one, 0 to ignore it. ``caps`` is the bonus
     for a boundary between two capitals (``NATA``: acronyms rarely split; ``-math.inf`` forbids it).
+    ``given_space`` and ``given_join`` correct the spacing of spaced text (``cuts(..., spaced=...)``): a cut gains
+    the one where the text had a space and pays the other where it had none (log10 units; 0: spaces ignored).
     """
+    given_space = given_join = 0.0
 
     def __init__(self, unigrams: dict[str, float], bigrams: dict[str, float], total: float | None = None,
                  L: int = 20, smoothing: float = 10.0, camel: float = HARD, digits: float = HARD,
@@ -146,7 +149,7 @@ class Segmenter:
         load_card(lang, "nb", None if root is None else Path(root))
 
     def configured(self, **params) -> Segmenter:
-        """A copy with other ``L``, ``smoothing``, ``camel``, ``digits`` or ``caps``, sharing the counts."""
+        """A copy with other parameters (``PARAMS``), sharing the counts."""
         other = object.__new__(Segmenter)
         other.__dict__.update(self.__dict__)
         other._set(**params)
@@ -161,9 +164,10 @@ class Segmenter:
         logp = self._uni.get(word)
         return self._unk0 - self._unk1 * len(word) if logp is None else logp
 
-    def segment(self, text: str, protected: Sequence[tuple[int, int]] = (), forced: Sequence[int] = ()) -> str:
+    def segment(self, text: str, protected: Sequence[tuple[int, int]] = (), forced: Sequence[int] = (),
+                spaced: Sequence[int] | None = None) -> str:
         """``text`` with spaces inserted between words; no other character is changed, added or dropped."""
-        cuts = self.cuts(text, protected, forced)
+        cuts = self.cuts(text, protected, forced, spaced)
         if not cuts:
             return text
         parts, last = [], 0
@@ -179,34 +183,43 @@ class Segmenter:
 
     # --- decoding ------------------------------------------------------------------------
 
-    def cuts(self, text: str, protected: Sequence[tuple[int, int]] = (), forced: Sequence[int] = ()) -> list[int]:
+    def cuts(self, text: str, protected: Sequence[tuple[int, int]] = (), forced: Sequence[int] = (),
+             spaced: Sequence[int] | None = None) -> list[int]:
         """Positions in ``text`` where a space is to be inserted (ascending); never inside a grapheme cluster.
         ``protected``: character spans that are data (a URL, a number), never cut inside; ``forced``: positions
-        that are cut (a URL glued to a word)."""
+        that are cut (a URL glued to a word); ``spaced``: where ``text`` had its spaces before they were taken out,
+        the evidence that ``given_space`` and ``given_join`` weigh (spacing correction)."""
         rules = {k: 1 for a, b in protected for k in range(a + 1, b)}
         rules.update((k, 2) for k in forced if 0 < k < len(text))
+        given = None if spaced is None or not (self.given_space or self.given_join) else np.full(len(text) + 1,
+                                                                                                 -self.given_join)
+        if given is not None:
+            given[np.asarray(spaced, np.int64)] = self.given_space
         out, start = [], 0
         while len(text) - start > BLOCK:
             end = start + BLOCK
             part = {k - start: v for k, v in rules.items() if start <= k < end} if rules else None
-            keep = [start + k for k in self._cuts(text[start:end], part) if start + k <= end - MARGIN]
+            keep = [start + k for k in self._cuts(text[start:end], part, given, start) if start + k <= end - MARGIN]
             out += keep
             start = keep[-1] if keep else end - MARGIN
         part = {k - start: v for k, v in rules.items() if k >= start} if rules else None
-        out += [start + k for k in self._cuts(text[start:], part)]
+        out += [start + k for k in self._cuts(text[start:], part, given, start)]
         return sorted(set(out).union(k for k, v in rules.items() if v == 2)) if rules else out
 
-    def _cuts(self, text: str, rules: dict[int, int] | None = None) -> list[int]:
-        lattice = self._lattice(text, rules)
+    def _cuts(self, text: str, rules: dict[int, int] | None = None, given: np.ndarray | None = None,
+              at: int = 0) -> list[int]:
+        lattice = self._lattice(text, rules, None if given is None else given[at:at + len(text) + 1])
         if lattice is None:
             return []
         if fast_viterbi.available and len(lattice.s) >= fast_viterbi.MIN_CHARS:
             return lattice.to_text(fast_viterbi.viterbi(self, START, *lattice[:3]))
         return lattice.to_text(self._viterbi(*lattice[:3]))
 
-    def _lattice(self, text: str, rules: dict[int, int] | None = None) -> Lattice | None:
+    def _lattice(self, text: str, rules: dict[int, int] | None = None,
+                 given: np.ndarray | None = None) -> Lattice | None:
         """What the decoders read: the word runs of ``text`` lower-cased and joined, and per boundary its kind and
-        bonus (None: no word run). kbest.py decodes the same lattice."""
+        bonus (None: no word run; ``given``: a bonus per position of ``text`` added inside the runs). kbest.py decodes
+        the same lattice."""
         spans = [m.span() for m in _LATTICE_RUN.finditer(text)]
         if not spans:
             return None
@@ -217,7 +230,7 @@ class Segmenter:
         bonus = [0.0] * (n + 1)
         evidence = ((_DIGIT_CHANGE, self.digits), (_CAMEL, self.camel), (_CAPS, self.caps), (_INSIDE_NUMBER, -HARD),
                     (_AT_JOINER, -HARD))
-        glued = None if codec_fast.singletons(text) else _inside_graphemes(text)
+        glued = None if codec_fast.singletons(text) else inside_graphemes(text)
         pieces, s_starts, offsets, pos, last = [], [], [], 0, 0
         for b, e in spans:
             if pos:
@@ -251,6 +264,11 @@ class Segmenter:
                 r = bisect_right(run_starts, k) - 1
                 if r >= 0 and spans[r][0] < k < spans[r][1] and not (glued and glued[k]):
                     kind[k - offsets[r]] = 0 if v == 1 else 2
+        if given is not None:
+            extra = np.asarray(bonus)
+            for (b, e), pos in zip(spans, s_starts):
+                extra[pos + 1:pos + e - b] += given[b + 1:e]
+            bonus = extra.tolist()
         return Lattice("".join(pieces), kind, bonus, s_starts, offsets)
 
     def _viterbi(self, s: str, kind: bytearray, bonus: list[float]) -> list[int]:
@@ -347,14 +365,6 @@ class Segmenter:
         if reach is None:
             reach = self._reach_table = reach_of(list(self._uni))
         return reach
-
-
-def _inside_graphemes(text: str) -> bytearray:
-    """1 where a character continues a grapheme cluster: spaces go only between clusters."""
-    inside = bytearray(b"\x01") * len(text)
-    for m in _GRAPHEME.finditer(text):
-        inside[m.start()] = 0
-    return inside
 
 
 @lru_cache(maxsize=8)

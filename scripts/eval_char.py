@@ -105,7 +105,13 @@ def main():
     p.add_argument("--models-dir", help="models root (default: the shipped models/)")
     p.add_argument("--max-docs", type=int, help="only the first N dev documents (a quick check)")
     p.add_argument("--card", action="store_true", help="record the numbers in the model card")
+    p.add_argument("--decoding", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="decode with these card keys changed (char engine; e.g. nb_space=4 nb_join=6): a trial, "
+                        "never recorded in the card")
     args = p.parse_args()
+    trial = {k: float(v) for k, v in (item.split("=", 1) for item in args.decoding)}
+    if trial and (args.card or args.engine != "char"):
+        p.error("--decoding is a trial of the char engine's decoding: not with --card or --engine pipeline")
 
     pack = load_pack(args.lang)
     name = args.name or pack.models["char" if args.engine == "char" else "token"]
@@ -122,6 +128,8 @@ def main():
         (out / f"input_{mode}.txt").write_text("\n".join(inputs) + "\n", encoding="utf-8")
         restorer = Restorer(lang=args.lang, engine=args.engine, spaces="restore" if mode in ("nb", "char") else mode,
                             segmenter=segmenter, threads=args.threads, batch_size=64, models_dir=args.models_dir)
+        if trial:
+            restorer.engine = restorer.engine.configured(**trial)
         t = time.perf_counter()
         hyps = [restorer(x) for x in inputs]
         seconds = time.perf_counter() - t

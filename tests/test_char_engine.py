@@ -209,6 +209,46 @@ def test_nb_spaces_on_unspaced_input(models_with_nb, text):
         assert [base_text(w, pack) for w in words] == [base_text(w, pack) for w in expected]
 
 
+@pytest.fixture(scope="module")
+def models_correcting_spaces(models_with_nb, tmp_path_factory):
+    """models_with_nb, whose NB card follows the spaces of spaced input (its prose ``given_space``, ``given_join``)."""
+    from charrestore.segmenter import _load
+
+    root = tmp_path_factory.mktemp("correcting") / "models"
+    shutil.copytree(models_with_nb, root)
+    shutil.copytree(FIXTURE_MODELS / "en", root / "en", dirs_exist_ok=True)  # the token model too
+    card = json.loads((root / "en" / "nb.json").read_text(encoding="utf-8"))
+    card["prose_params"] = {**(card.get("prose_params") or {}), "given_space": 3.0, "given_join": 3.0}
+    (root / "en" / "nb.json").write_text(json.dumps(card), encoding="utf-8")
+    _load.cache_clear()
+    return root
+
+
+@pytest.mark.parametrize("engine", ["char", "pipeline"])
+def test_spacing_correction_weighs_the_input_spaces_in_the_nb_segmenter(models_with_nb, models_correcting_spaces,
+                                                                        engine):
+    """``--spaces restore`` on spaced input: where the NB card's prose setting weighs the input's spaces, the typed
+    "i phone" stays two words (the counts alone join it); unspaced input is cut as before."""
+    pack = load_pack("en")
+
+    def words(models, text):
+        out = Restorer(lang="en", engine=engine, spaces="restore", segmenter="nb", models_dir=str(models))(text)
+        return [base_text(w, pack) for w in out.split()]
+
+    assert words(models_with_nb, "my new i phone") == ["my", "new", "iphone"]
+    assert words(models_correcting_spaces, "my new i phone") == ["my", "new", "i", "phone"]
+    assert words(models_correcting_spaces, "mynewiphone") == words(models_with_nb, "mynewiphone")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(any_text, texty))
+def test_spacing_correction_loses_nothing(models_correcting_spaces, text):
+    pack = load_pack("en")
+    restorer = Restorer(lang="en", engine="char", spaces="restore", segmenter="nb",
+                        models_dir=str(models_correcting_spaces))
+    assert base_text(restorer(text), pack) == base_text(text, pack)
+
+
 def test_unknown_segmenter_mode_is_refused():
     with pytest.raises(ValueError, match="segmenter"):
         Restorer(lang="en", segmenter="bigram", models_dir=str(FIXTURE_MODELS))

@@ -123,6 +123,30 @@ def test_one_megabyte_in_one_pass(seg):
     assert out.replace(" ", "") == text.replace(" ", "")
 
 
+def test_the_spaces_of_spaced_text_guide_the_cuts():
+    """Spacing correction: with ``given_space`` a cut follows a space the text had ("i phone"), with ``given_join``
+    a join it had ("thebus"); at 0 (the counts' default) the spaces are ignored, and text that had none
+    (``spaced=None``) is cut as before."""
+    prose = Segmenter.load("en", FIXTURE, prose=True)
+    assert prose.segment("mynewiphone", spaced=[2, 5, 6]) == "my new iphone" == prose.segment("mynewiphone")
+    assert prose.configured(given_space=3.0).segment("mynewiphone", spaced=[2, 5, 6]) == "my new i phone"
+    joins = prose.configured(given_join=5.0)
+    assert joins.segment("thebus", spaced=[]) == "thebus" and joins.segment("thebus") == "the bus"
+
+
+def test_spaced_text_longer_than_a_block_keeps_its_evidence_in_place():
+    """The evidence is cut into blocks with the text (``BLOCK``): every "i phone" of a long text stays as typed."""
+    unit = "my new i phone "
+    text = unit * (2 * segmenter_module.BLOCK // len(unit))
+    spaced, k = [], 0
+    for w in text.split()[:-1]:
+        k += len(w)
+        spaced.append(k)
+    out = Segmenter.load("en", FIXTURE, prose=True).configured(given_space=3.0, given_join=3.0).segment(
+        text.replace(" ", ""), spaced=spaced)
+    assert len(text) > segmenter_module.BLOCK and out == text.strip()
+
+
 def test_a_long_word_without_spaces(seg):
     text = "x" * 5000 + "1" * 300              # longer than L: still one pass, nothing lost
     assert seg.segment(text).replace(" ", "") == text

@@ -266,6 +266,26 @@ def test_tune_nb_writes_params_that_the_segmenter_uses(data_root, tmp_path):
     assert seg.segment("thesegmenterisobviouslybelievingthetest") == "the segmenter is obviously believing the test"
 
 
+def test_tune_nb_given_only_writes_the_spacing_pair(data_root, tmp_path):
+    """``tune nb --given-only``: the pair with the best mean space F of damaged and intact spaced paragraphs goes
+    into the card's prose setting (the other keys and records stay) and the engines' segmenter reads it."""
+    from charrestore.segmenter import Segmenter
+
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join(["I bought a new phone and my friend likes the new iphone."] * 6) + "\n", encoding="utf-8")
+    before = card(data_root, "nb")
+    chosen = tune(data_root, "nb", "--lang", "en", "--dev", str(dev), "--given-only", "--write-card")
+    after = card(data_root, "nb")
+    grid = after["tuning"]["given_spaces"]["grid"]
+    best = max(g["objective"] for g in grid)
+    assert len(grid) == 30 and best > next(g for g in grid if g["given_space"] == g["given_join"] == 0)["objective"]
+    assert next(g for g in grid if (g["given_space"], g["given_join"]) == tuple(chosen.values()))["objective"] == best
+    assert after["params"] == before["params"] and after["prose_params"] == {**(before.get("prose_params") or {}),
+                                                                            **chosen}
+    prose = Segmenter.load("en", data_root / "models", prose=True)
+    assert (prose.given_space, prose.given_join) == (chosen["given_space"], chosen["given_join"])
+
+
 def test_tune_usage_error_is_one_line():
     res = subprocess.run([sys.executable, "-m", "charrestore", "tune", "token", "--lang", "en"], capture_output=True,
                          text=True, timeout=60)

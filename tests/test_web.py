@@ -157,6 +157,17 @@ def test_the_page_keeps_abbreviations_as_python_does(browser_page):
     assert all("e.g." in out.lower() and "E.G." not in out and "e.G." not in out for out in got)
 
 
+def test_the_page_corrects_spacing_with_the_nb_segmenter_as_python_does(browser_page):
+    """``restore`` on spaced ru text: the page's NB segmenter weighs the typed spaces as Python's does (its card's
+    prose ``given_space``, ``given_join``): "он и" stays apart, where the counts alone join "они"."""
+    page, _, _, errors = browser_page
+    items = [("теперь он и мне доверять не будет", "restore"), ("старик проворчал себе что-то под нос", "restore")]
+    python = Restorer(lang="ru", engine="char", spaces="restore")
+    got = web_restore(page, items, "ru")
+    assert got == [python(text) for text, _ in items] and "он и мне" in got[0]
+    assert errors == []
+
+
 def test_the_page_lists_every_pack_with_a_shipped_char_model():
     """The page's language menu (web/app.js) is the packs whose char model ships, no more and no fewer."""
     listed = re.search(r"const LANGS = \{([^}]*)\}", (ROOT / "web" / "app.js").read_text(encoding="utf-8")).group(1)

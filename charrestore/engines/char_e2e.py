@@ -286,20 +286,22 @@ class CharEngine(Engine):
             states[-1] = NO_SPACE
             return grapheme_ids(base, self.index), states, states
         if self.segmenter is not None and self.space_bit and base:
-            return grapheme_ids(base, self.index), states, self.segmented(base, protected)
+            return grapheme_ids(base, self.index), states, self.segmented(base, protected, given & self.space_bit)
         enforce, spaced = states, given & self.space_bit
         if (self.settings.given_space or self.settings.given_join) and spaced.any():
             enforce = np.where(spaced, GIVEN_SPACE, GIVEN_JOIN).astype(np.int32)
         return grapheme_ids(base, self.index), states, enforce
 
-    def segmented(self, base: list[str], protected=((), ())) -> np.ndarray:
+    def segmented(self, base: list[str], protected=((), ()), spaced: np.ndarray | None = None) -> np.ndarray:
         """The NB segmenter's spaces as states to decode with. The model still reads the unspaced input: its marks
         and case stay as good as without the segmenter. The spaces come from the word model, enforced, or, where
         the card tuned them soft (``nb_space``, ``nb_join``), as evidence the char model may overrule: each
-        model errs where the other rarely does (NB splits a rare word, the char model a long one)."""
+        model errs where the other rarely does (NB splits a rare word, the char model a long one). Where the input
+        had spaces (``spaced``, per grapheme), the segmenter weighs them (its card's ``given_space``, ``given_join``)."""
         ends = np.cumsum([len(g) for g in base])
         cut = np.zeros(ends[-1] + 1, bool)
-        cut[self.segmenter.cuts("".join(base), *protected)] = True
+        at = ends[np.flatnonzero(spaced)] if spaced is not None and spaced.any() else None
+        cut[self.segmenter.cuts("".join(base), *protected, spaced=at)] = True
         space, join = (NB_SPACE, NB_JOIN) if self.settings.soft_nb else (HAS_SPACE, NO_SPACE)
         states = np.where(cut[ends], space, join).astype(np.int32)
         states[-1] = join

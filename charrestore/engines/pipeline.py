@@ -139,10 +139,12 @@ class PipelineEngine(Engine):
         card, _ = load_card(self.pack.code, self.pack.models["char"], self.models_dir)
         return "nb" if card.get("nb_spaces", False) else "char"
 
-    def segmented(self, base: list[str], protected=((), ())) -> np.ndarray:
+    def segmented(self, base: list[str], protected=((), ()), spaced: np.ndarray | None = None) -> np.ndarray:
         """A SPACE after each grapheme the NB segmenter cuts after (the graphemes stay as they are: where a
-        space cannot be shown, beside an invalid byte or before a lone combining mark, rendering leaves it out)."""
-        return self.spaces_at(base, self.segmenter().cuts("".join(base), *protected))
+        space cannot be shown, beside an invalid byte or before a lone combining mark, rendering leaves it out);
+        where the input had spaces (``spaced``, per grapheme), the segmenter weighs them (spacing correction)."""
+        at = np.cumsum([len(g) for g in base])[np.flatnonzero(spaced)] if spaced is not None and spaced.any() else None
+        return self.spaces_at(base, self.segmenter().cuts("".join(base), *protected, spaced=at))
 
     def spaces_at(self, base: list[str], cuts) -> np.ndarray:
         """A SPACE after each grapheme that ends at one of the character offsets ``cuts`` of ``"".join(base)``."""
@@ -161,7 +163,7 @@ class PipelineEngine(Engine):
             given = segmenter.classes(base, given, kept, False, end, frozen)[1]
         elif not keep:
             protected = frozen.for_segmenter(base) if frozen else ((), ())
-            given = self.segmented(base, protected)
+            given = self.segmented(base, protected, own & self.space_bit)
         if not keep:  # neither segmenter cuts after "!!!" or an emoji between two letters
             given = given | self.spaces_at(base, self.symbols.cuts("".join(base)))
         given = given & self.space_bit

@@ -4,7 +4,9 @@ Hashtags (``--hashtags``, STAN-large style: exact match of the word boundaries) 
 (``--dev``: space F on a sample spread over the file); the objective is their mean. First the boundary
 evidence (capitals in a row, case changes, letter/digit changes: forced, forbidden, a bonus or a penalty) on
 the hashtags at L=20, λ=10 (they alone have case and digits), then the L × λ grid on every set. The grid
-point with the best space F on the paragraphs alone is also kept, as ``prose`` (the engines' setting). Each
+point with the best space F on the paragraphs alone is also kept, as ``prose`` (the engines' setting), and for it
+how far cuts follow the spaces of spaced text (``given_space``, ``given_join``: ``--spaces restore`` corrects
+spacing; the paragraphs with their spaces damaged and intact; ``--given-only`` tunes these alone). Each
 ``--variant`` (a models folder with other counts) is tuned alike; the best eligible one is chosen.
 """
 
@@ -13,7 +15,10 @@ from __future__ import annotations
 import json
 import sys
 import time
+from itertools import accumulate
 from pathlib import Path
+
+import numpy as np
 
 from ..packs import load_pack
 from ..segmenter import HARD, Segmenter
@@ -26,6 +31,9 @@ EVIDENCE_GRID = {"caps": ("never", -3.0, -2.0, -1.0, 0.0),
                  "camel": ("hard", 0.0, 1.0, 2.0, 3.0, 5.0),
                  "digits": ("hard", 0.0, 1.0, 2.0, 3.0, 5.0)}
 SETTING = {"hard": HARD, "never": -HARD}
+GIVEN_SPACE_GRID = (0.0, 0.5, 1.0, 2.0, 3.0, 5.0)
+GIVEN_JOIN_GRID = (0.0, 0.5, 1.0, 2.0, 3.0)
+DAMAGE = (0.5, 0.05)  # each space dropped, a wrong one added after a letter: as the char tuner (tuning/char.py)
 HASHTAGS = "hashtags"
 
 
@@ -106,11 +114,49 @@ def tune(seg: Segmenter, sets: dict) -> dict:
     best = max(grid, key=lambda g: g["objective"])
     paragraphs = [name for name in sets if name != HASHTAGS]
     prose = max(grid, key=lambda g: sum(g[name]["F"] for name in paragraphs)) if paragraphs else best
-    return {"evidence": evidence, "grid": grid,
+    given = tune_given(seg.configured(L=prose["L"], smoothing=prose["smoothing"], **setting()), sets) \
+        if paragraphs else {"given_space": 0.0, "given_join": 0.0}
+    return {"evidence": evidence, "grid": grid, "given_grid": given.get("grid", []),
             "choice": {"L": best["L"], "smoothing": best["smoothing"], **chosen, "objective": best["objective"],
                        **{k: v for k, v in best.items() if isinstance(v, dict)},
-                       "prose": {"L": prose["L"], "smoothing": prose["smoothing"],
-                                 **{name: prose[name] for name in paragraphs}}}}
+                       "prose": {"L": prose["L"], "smoothing": prose["smoothing"], "given_space": given["given_space"],
+                                 "given_join": given["given_join"], **{name: prose[name] for name in paragraphs}}}}
+
+
+def damaged_spaces(items, drop: float, add: float, seed: int = 1) -> list[np.ndarray]:
+    """Where each paragraph keeps a space after damage: each of its words' boundaries with probability 1 - ``drop``,
+    any other gap with probability ``add`` (seeded: every trial reads the same input)."""
+    rng, out = np.random.default_rng(seed), []
+    for text, golds in items:
+        true = np.zeros(len(text) + 1, bool)
+        words = golds[0].split() if isinstance(golds[0], str) else golds[0]
+        true[list(accumulate(map(len, words)))[:-1]] = True
+        r = rng.random(len(text) + 1)
+        keep = true & (r >= drop) | ~true & (r < add)
+        keep[[0, len(text)]] = False
+        out.append(np.flatnonzero(keep))
+    return out
+
+
+def tune_given(seg: Segmenter, sets: dict, damage=DAMAGE) -> dict:
+    """``given_space`` and ``given_join`` for ``seg``: the mean space F over the paragraph sets, each read with its
+    spaces ``damage``d and intact (correcting should leave right spacing as it is); on a tie the smaller values."""
+    inputs = {(name, kind): spaced for name, items in sets.items() if name != HASHTAGS
+              for kind, spaced in (("damaged", damaged_spaces(items, *damage)), ("intact", damaged_spaces(items, 0, 0)))}
+    grid = []
+    for v in GIVEN_SPACE_GRID:
+        for j in GIVEN_JOIN_GRID:
+            trial, row = seg.configured(given_space=v, given_join=j), {"given_space": v, "given_join": j}
+            for (name, kind), spaced in inputs.items():
+                out = [trial.segment(text, spaced=at).split() for (text, _), at in zip(sets[name], spaced)]
+                row[f"{name} {kind}"] = round(score(sets[name], out)["F"], 5)
+            row["objective"] = round(sum(row[f"{n} {k}"] for n, k in inputs) / len(inputs), 5)
+            grid.append(row)
+            print(f"  given {row}", file=sys.stderr)
+    best = max(grid, key=lambda g: (g["objective"], -g["given_space"], -g["given_join"]))
+    return {"given_space": best["given_space"], "given_join": best["given_join"], "grid": grid,
+            "damage": {"drop": damage[0], "add": damage[1]},
+            "objective": "mean space F of the paragraphs with their spaces damaged and intact"}
 
 
 def dev_sets(pack, args) -> tuple[dict, dict]:
@@ -136,11 +182,15 @@ def add_arguments(p) -> None:
     p.add_argument("--ship", nargs="*", metavar="NAME",
                    help="variants eligible for shipping (e.g. those within the size budget); default: all")
     p.add_argument("--json", metavar="FILE", help="also write the grids and the choice (the report) here")
+    p.add_argument("--given-only", action="store_true",
+                   help="tune only given_space and given_join of the shipped counts' prose setting (spacing correction)")
 
 
 def run(args, command: str) -> dict:
     pack = load_pack(args.lang)
     sets, desc = dev_sets(pack, args)
+    if args.given_only:
+        return run_given(args, sets, desc, command)
     report = {"command": command, "dev": desc,
               "objective": "mean of hashtag exact match and de-spaced space F" if HASHTAGS in sets
               else "de-spaced space F", "variants": {}}
@@ -161,9 +211,23 @@ def run(args, command: str) -> dict:
     chosen = report["variants"][report["chosen_variant"]]
     if args.write_card:
         params = {k: chosen["choice"][k] for k in ("L", "smoothing", "camel", "digits", "caps")}
-        prose = {k: chosen["choice"]["prose"][k] for k in ("L", "smoothing")}
+        prose = {k: chosen["choice"]["prose"][k] for k in ("L", "smoothing", "given_space", "given_join")}
         folder = chosen["dir"]
         update_card(card_path(args.lang, "nb", Path(folder) if folder else None),
                     {"params": params, "prose_params": prose, "tuning": report})
     print(json.dumps({n: v["choice"] for n, v in report["variants"].items()}, ensure_ascii=False))
     return report
+
+
+def run_given(args, sets: dict, desc: dict, command: str) -> dict:
+    """``--given-only``: the spacing-correction pair for the card's prose setting, its other keys and record kept."""
+    root = Path(args.models_dir) if args.models_dir else None
+    given = {**tune_given(Segmenter.load(args.lang, root, prose=True), sets), "dev": desc, "command": command}
+    if args.write_card:
+        path = card_path(args.lang, "nb", root)
+        card = json.loads(path.read_text(encoding="utf-8"))
+        update_card(path, {"prose_params": {**(card.get("prose_params") or {}), "given_space": given["given_space"],
+                                            "given_join": given["given_join"]},
+                           "tuning": {**(card.get("tuning") or {}), "given_spaces": given}})
+    print(json.dumps({k: given[k] for k in ("given_space", "given_join")}))
+    return given

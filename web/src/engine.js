@@ -94,8 +94,10 @@ export class CharEngine {
       return [gids, states, Int32Array.from(given, (c) => (c & this.space ? GIVEN_SPACE : GIVEN_JOIN))];
     }
     const [spans, forced] = frozen ? forSegmenter(frozen, base) : [[], []];
-    const cuts = new Set(segmenter.cuts(base.join(""), spans, forced));
     const ends = offsets(base);
+    // spacing correction: the input's spaces, where it has any, weighed by the segmenter (its prose given_*)
+    const spaced = given.some((c) => c & this.space) ? ends.slice(1).filter((_, i) => given[i] & this.space) : null;
+    const cuts = new Set(segmenter.cuts(base.join(""), spans, forced, spaced));
     // NB's spaces enforced, or as evidence the model may overrule where the card tuned them soft
     const [space, join] = this.decoder.softNb ? [NB_SPACE, NB_JOIN] : [HAS_SPACE, NO_SPACE];
     const enforce = Int32Array.from(base, (_, i) => (cuts.has(ends[i + 1]) ? space : join));

@@ -61,6 +61,9 @@ export class Segmenter {
     this.unk0 = this.unk1 - this.logN; // an unknown word of length k scores unk0 - k * unk1
     this.evidence = [[DIGIT_CHANGE, evidence(params.digits ?? "hard")], [CAMEL, evidence(params.camel ?? "hard")],
       [CAPS, evidence(params.caps ?? 0)], [INSIDE_NUMBER, -HARD], [AT_JOINER, -HARD]];
+    // spacing correction: a cut gains givenSpace where spaced text had a space, pays givenJoin where it had none
+    this.givenSpace = Number(params.given_space ?? 0);
+    this.givenJoin = Number(params.given_join ?? 0);
   }
 
   /** A copy sharing the counts, with other ``params`` over these (the card's ``prose_params``: tuned on
@@ -89,8 +92,14 @@ export class Segmenter {
   }
 
   /** Positions in ``text`` where a space goes (ascending), never inside a grapheme cluster. ``protectedSpans``:
-   * [start, end] spans never cut inside; ``forced``: positions that are cut. */
-  cuts(text, protectedSpans = [], forced = []) {
+   * [start, end] spans never cut inside; ``forced``: positions that are cut; ``spaced``: where ``text`` had its
+   * spaces before they were taken out (the evidence of ``given_space`` and ``given_join``), or null. */
+  cuts(text, protectedSpans = [], forced = [], spaced = null) {
+    let given = null;
+    if (spaced && (this.givenSpace || this.givenJoin)) {
+      given = new Float64Array(text.length + 1).fill(-this.givenJoin);
+      for (const k of spaced) given[k] = this.givenSpace;
+    }
     const rules = new Map();
     for (const [a, b] of protectedSpans) for (let k = a + 1; k < b; k++) rules.set(k, 1);
     for (const k of forced) if (k > 0 && k < text.length) rules.set(k, 2);
@@ -103,19 +112,21 @@ export class Segmenter {
     let start = 0;
     while (text.length - start > BLOCK) {
       const end = start + BLOCK;
-      const keep = this.blockCuts(text.slice(start, end), part(start, end)).map((k) => start + k)
+      const keep = this.blockCuts(text.slice(start, end), part(start, end), given && given.subarray(start, end + 1))
+        .map((k) => start + k)
         .filter((k) => k <= end - MARGIN);
       out.push(...keep);
       start = keep.length ? keep[keep.length - 1] : end - MARGIN;
     }
-    out.push(...this.blockCuts(text.slice(start), part(start, Infinity)).map((k) => start + k));
+    out.push(...this.blockCuts(text.slice(start), part(start, Infinity), given && given.subarray(start))
+      .map((k) => start + k));
     if (!rules.size) return out;
     for (const [k, v] of rules) if (v === 2) out.push(k);
     return [...new Set(out)].sort((a, b) => a - b);
   }
 
-  blockCuts(text, rules) {
-    const lattice = this.lattice(text, rules);
+  blockCuts(text, rules, given = null) {
+    const lattice = this.lattice(text, rules, given);
     if (!lattice) return [];
     const { kind, sStarts, offsets } = lattice;
     const out = [];
@@ -130,8 +141,9 @@ export class Segmenter {
 
   /** The word runs of ``text`` lower-cased and joined (``s``), and per boundary of ``s`` its ``kind`` (0
    * impossible, 1 possible, 2 forced by evidence, 3 forced by white space or a hyphen, 4 forced by punctuation:
-   * the context restarts) and ``bonus``; null when there is no word run. */
-  lattice(text, rules) {
+   * the context restarts) and ``bonus`` (``given``: a bonus per position of ``text`` added inside the runs); null
+   * when there is no word run. */
+  lattice(text, rules, given = null) {
     const spans = Array.from(text.matchAll(LATTICE_RUN), (m) => [m.index, m.index + m[0].length]);
     if (!spans.length) return null;
     const n = spans.reduce((a, [b, e]) => a + e - b, 0);
@@ -171,6 +183,7 @@ export class Segmenter {
       while (r >= 0 && spans[r][0] > k) r--;
       if (r >= 0 && spans[r][0] < k && k < spans[r][1] && !(glued && glued[k])) kind[k - offsets[r]] = v === 1 ? 0 : 2;
     }
+    if (given) spans.forEach(([b, e], r) => { for (let k = b + 1; k < e; k++) bonus[sStarts[r] + k - b] += given[k]; });
     return { s: pieces.join(""), kind, bonus, sStarts, offsets };
   }
 
