@@ -145,7 +145,8 @@ def test_a_class_with_several_marks_takes_its_largest_mark_bias():
 
 
 def test_capital_after_a_comma_is_resolved_by_scores(restorers):
-    """"year, And": the mark and the capital are predicted independently; the cheaper repair wins, or both stay."""
+    """"year, And": the mark and the capital are predicted independently; the cheapest repair wins (a period, no
+    capital, no comma), or both stay."""
     engine = restorers["en", "restore"].engine
     pack = engine.pack
     comma_space, dot_space = pack.bit(",") | pack.bit("SPACE"), pack.bit(".") | pack.bit("SPACE")
@@ -158,6 +159,8 @@ def test_capital_after_a_comma_is_resolved_by_scores(restorers):
     scores[1, 0] = 2.9                                         # now dropping the capital is the cheaper repair
     assert engine.capital_after_mark(scores, cls.copy(), 1.0).tolist()[:2] == [comma_space, 0]
     assert engine.capital_after_mark(scores, cls.copy(), 0.05).tolist() == cls.tolist()  # a name: both stay
+    scores[0, pack.bit("SPACE")] = 2.95                        # "Emmanuel, Macron": dropping the comma is cheapest
+    assert engine.capital_after_mark(scores, cls.copy(), 1.0).tolist()[:2] == [pack.bit("SPACE"), pack.bit("CAPS")]
 
 
 def test_marks_never_split_gujarati_clusters(restorers):

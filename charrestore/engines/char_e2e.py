@@ -221,8 +221,8 @@ class CharEngine(Engine):
     def capital_after_mark(self, scores: np.ndarray, cls: np.ndarray, penalty: float | None = None) -> np.ndarray:
         """Resolve a capital after a non-final mark ("year, And"). The model predicts the mark and the next capital
         independently, so it may want both a sentence end (the capital) and a comma (the mark). Each such pair
-        becomes the best of: a sentence-final mark instead, no capital, or both kept (a name) at a cost of
-        ``penalty`` (default: the card's ``capital_after_mark_penalty``, tuned on dev; inf keeps every pair).
+        becomes the best of: a sentence-final mark instead, no capital, no mark (a name goes on), or both kept at a
+        cost of ``penalty`` (default: the card's ``capital_after_mark_penalty``, tuned on dev; inf keeps every pair).
         Pairs are resolved within a window's kept part, so the result does not depend on the batch."""
         penalty = self.settings.capital_after_mark_penalty if penalty is None else penalty
         if not np.isfinite(penalty) or not (self.caps_bit and self.space_bit and self.sentence_bits):
@@ -234,8 +234,10 @@ class CharEngine(Engine):
             a, b = int(cls[j]), int(cls[j + 1])
             ends = self.final_variants[a]  # a with its marks swapped for a sentence-final one
             end = ends[scores[j, ends].argmax()]
+            bare = a & ~self.other_marks  # the mark dropped: a name goes on ("Emmanuel Macron")
             options = ((scores[j, end] - scores[j, a], end, b),
                        (scores[j + 1, b & ~self.caps_bit] - scores[j + 1, b], a, b & ~self.caps_bit),
+                       (scores[j, bare] - scores[j, a], bare, b),
                        (-penalty, a, b))
             _, cls[j], cls[j + 1] = max(options, key=lambda o: o[0])
         return cls

@@ -115,7 +115,7 @@ export class Decoder {
   }
 
   /** Argmax per row, then "year, And": a capital after a non-final mark becomes the best of a sentence-final mark
-   * instead, no capital, or both kept at a cost of the card's ``capital_after_mark_penalty``. */
+   * instead, no capital, no mark, or both kept at a cost of the card's ``capital_after_mark_penalty``. */
   argmax(scores) {
     const all = Array.from({ length: this.n }, (_, c) => c);
     const cls = Int32Array.from(scores, (row) => argmaxOf(row, all));
@@ -131,8 +131,10 @@ export class Decoder {
       const ends = this.finalVariants[a];
       const end = argmaxOf(scores[j], ends);
       const lower = b & ~this.caps;
+      const bare = a & ~this.otherMarks; // the mark dropped: a name goes on ("Emmanuel Macron")
       const options = [[Math.fround(scores[j][end] - scores[j][a]), end, b],
-        [Math.fround(scores[j + 1][lower] - scores[j + 1][b]), a, lower], [-this.penalty, a, b]];
+        [Math.fround(scores[j + 1][lower] - scores[j + 1][b]), a, lower],
+        [Math.fround(scores[j][bare] - scores[j][a]), bare, b], [-this.penalty, a, b]];
       let pick = options[0];
       for (const o of options.slice(1)) if (o[0] > pick[0]) pick = o;
       [, cls[j], cls[j + 1]] = pick;
