@@ -13,6 +13,8 @@ A tag with inner capitals keeps the user's boundaries and case; digits are a seg
 'Iphone12ProMax'
 >>> segments("ThrowbackThursday2", seg)
 ['Throwback', 'Thursday', '2']
+>>> segments("iPhoneCase", seg)
+['iPhone', 'Case']
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from .spans import find
 
 HASHTAG_MODES = ("camel", "split", "keep")
 _RUN = regex.compile(r"\p{L}[\p{L}\p{M}]*|\p{N}[\p{N}\p{M}]*|.", regex.DOTALL)
-# The user's own boundaries: lower to upper ("throwbackThursday"), an acronym before a word ("NASAMission").
-_USER_CUT = regex.compile(r"(?<=\p{Ll}\p{M}*)(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})")
+# The user's own boundaries: lower to upper ("throwbackThursday"), but not after a word's one small letter ("iPhone",
+# "eBay"), and an acronym before a word ("NASAMission"); a change of script too ("новыйiPhone", in _script_runs).
+_USER_CUT = regex.compile(r"(?<=\p{L}\p{Ll}\p{M}*)(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})")
 
 
 def has_inner_capitals(body: str) -> bool:
@@ -45,12 +48,30 @@ def segments(body: str, segmenter=None) -> list[str]:
         if not run[0].isalpha():
             out.append(run)
         elif user:
-            out += _USER_CUT.split(run)
+            out += [part for same in _script_runs(run) for part in _USER_CUT.split(same)]
         elif segmenter is not None:
             cuts = segmenter.cuts(run)
             out += [run[a:b] for a, b in zip([0, *cuts], [*cuts, len(run)])]
         else:
             out.append(run)
+    return out
+
+
+def _script_runs(run: str) -> list[str]:
+    """A letter run cut where its script changes (by the first word of each letter's Unicode name; a mark stays
+    with its letter).
+
+    >>> _script_runs("новыйiPhone")
+    ['новый', 'iPhone']
+    """
+    out, last = [], None
+    for c in run:
+        script = last if unicodedata.category(c)[0] == "M" else unicodedata.name(c, "?").split(" ")[0]
+        if out and script == last:
+            out[-1] += c
+        else:
+            out.append(c)
+        last = script
     return out
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import regex
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
@@ -161,6 +161,26 @@ def test_capital_after_a_comma_is_resolved_by_scores(restorers):
     assert engine.capital_after_mark(scores, cls.copy(), 0.05).tolist() == cls.tolist()  # a name: both stay
     scores[0, pack.bit("SPACE")] = 2.95                        # "Emmanuel, Macron": dropping the comma is cheapest
     assert engine.capital_after_mark(scores, cls.copy(), 1.0).tolist()[:2] == [pack.bit("SPACE"), pack.bit("CAPS")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(st.sampled_from(["iPhone", "McDonald", "NASA", "eBay", "macOS", "hello", "world", "the", "i"]),
+                      min_size=1, max_size=12), spaces=st.sampled_from(["keep", "restore"]))
+def test_a_word_typed_in_mixed_case_keeps_its_case(restorers, words, spaces):
+    """A word typed with a capital after its first letter comes back in the case it was typed in, at the start of a
+    sentence too ("iPhone is", never "IPhone is"); the model's other capitals are its own. (A text all in capitals
+    says nothing of case: the codec reads it as lower case.)"""
+    text = " ".join(words)
+    assume(not text.isupper())
+    out = restorers["en", spaces](text)
+    got = regex.findall(r"\w+", out)
+    assert [w.lower() for w in got] == [w.lower() for w in words] or spaces == "restore"
+    for typed, word in zip(words, got):
+        if spaces == "keep" and any(c.isupper() for c in typed[1:]):
+            assert word == typed
+    if spaces == "restore":  # the words may merge or split: each typed mixed-case word that comes back whole
+        for typed in {w for w in words if any(c.isupper() for c in w[1:])}:
+            assert all(w == typed for w in got if w.lower() == typed.lower())
 
 
 def test_marks_never_split_gujarati_clusters(restorers):

@@ -258,6 +258,15 @@ def test_shipped_model_one_pass_over_100k(shipped):
     assert out.startswith("the future of artificial intelligence the future")
 
 
+@pytest.mark.parametrize("lang, text, expected", [
+    ("de", "neuesiPhonegekauft", "neues iPhone gekauft"), ("ru", "смотрелYouTubeвчера", "смотрел YouTube вчера"),
+    ("ru", "#ЗаПутинаВсегда", "#За Путина Всегда"), ("fr", "#VivelaFrance", "#Vive la France")])
+def test_shipped_counts_keep_a_mixed_case_word_whole(lang, text, expected):
+    """Packs without hashtags of their own take the case evidence English hashtags chose (a bonus, not a forced
+    cut: ``tune nb --case-evidence-from en``), so the counts keep a known mixed-case word whole; capitals still cut."""
+    assert Segmenter.load(lang).segment(text) == expected
+
+
 def test_shipped_gujarati_model():
     gu = Segmenter.load("gu")
     text = "ધારવાડજિલ્લોભારતદેશનાદક્ષિણભાગમાંઆવેલુંછે"

@@ -197,6 +197,15 @@ def test_digits_are_a_segment_of_their_own():
     assert camel(parts).startswith("Iphone12Pro")
 
 
+def test_a_tag_typed_in_camel_case_keeps_mixed_case_words_whole():
+    """The user's case boundaries cut a tag, but not after a word's one small letter ("iPhone", "eBay"); a change of
+    script is a boundary too ("новыйiPhone")."""
+    assert segments("iPhoneCase") == ["iPhone", "Case"] and segments("eBaySale") == ["eBay", "Sale"]
+    assert segments("новыйiPhone") == ["новый", "iPhone"]
+    assert segments("ThrowbackThursday") == ["Throwback", "Thursday"]
+    assert segments("NASAMission") == ["NASA", "Mission"]
+
+
 def test_split_keeps_every_other_character():
     assert split_text("see #never_give_up2day now", Segmenter.load("en")) == "see never_give_up 2 day now"
 

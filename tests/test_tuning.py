@@ -286,6 +286,24 @@ def test_tune_nb_given_only_writes_the_spacing_pair(data_root, tmp_path):
     assert (prose.given_space, prose.given_join) == (chosen["given_space"], chosen["given_join"])
 
 
+def test_a_pack_without_hashtags_takes_another_packs_case_evidence(data_root, tmp_path):
+    """``--case-evidence-from en``: camel and caps as en's card chose them on its hashtags; the rest stays."""
+    shutil.copytree(FIXTURES / "nb" / "en", data_root / "models" / "de", dirs_exist_ok=True)
+    path = data_root / "models" / "de" / "nb.json"
+    path.write_text(json.dumps({**json.loads(path.read_text(encoding="utf-8")), "lang": "de"}), encoding="utf-8")
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join(["I bought a new phone and my friend likes the new iphone."] * 6) + "\n", encoding="utf-8")
+    en, before = card(data_root, "nb")["params"], json.loads(path.read_text(encoding="utf-8"))["params"]
+    assert before["camel"] == en["camel"] and en["camel"] != "hard"  # the fixture's own
+    path.write_text(json.dumps({**json.loads(path.read_text(encoding="utf-8")),
+                                "params": {**before, "camel": "hard"}}), encoding="utf-8")
+    tune(data_root, "nb", "--lang", "de", "--dev", str(dev), "--given-only", "--case-evidence-from", "en",
+         "--write-card")
+    after = json.loads(path.read_text(encoding="utf-8"))
+    assert after["params"] == {**before, "camel": en["camel"], "caps": en["caps"]}
+    assert after["tuning"]["case_evidence"]["from"] == "en"
+
+
 def test_tune_usage_error_is_one_line():
     res = subprocess.run([sys.executable, "-m", "charrestore", "tune", "token", "--lang", "en"], capture_output=True,
                          text=True, timeout=60)

@@ -344,6 +344,15 @@ class CharEngine(Engine):
             cls[s] |= first
         return cls
 
+    def typed_mixed_case(self, base: list[str], cls: np.ndarray, kept: np.ndarray) -> np.ndarray:
+        """A word typed with a capital after its first letter ("iPhone", "McDonald", "NASA") keeps the case it was
+        typed in, at a sentence's start too, as the pipeline keeps it: the model adds no capital to it."""
+        caps = (kept & self.caps_bit) != 0
+        starts = np.concatenate([[0], np.flatnonzero(cls[:-1] & self.space_bit) + 1])
+        inner = np.add.reduceat(caps, starts) - caps[starts]  # capitals typed after each word's first grapheme
+        typed = np.repeat(inner > 0, np.diff(np.append(starts, len(base))))
+        return np.where(typed, (cls & ~self.caps_bit) | (kept & self.caps_bit), cls)
+
     def classes(self, base, given, kept, keep, end=True, frozen=None):
         """The input's own marks stay as they are ("3.5", "Hello, world"); the model adds marks elsewhere.
         The capitals of mixed-case input stay too ("McDonald"). A protected span takes no space or mark inside
@@ -373,6 +382,8 @@ class CharEngine(Engine):
         cls = self.proper_case(base, (unread.back(cls) if unread.any else cls) | (kept & self.caps_bit))
         if self.pack.abbreviations and self.caps_bit:
             cls = self.abbreviation_case(base, cls, kept)
+        if self.caps_bit and (kept & self.caps_bit).any():
+            cls = self.typed_mixed_case(base, cls, kept)
         if frozen is not None and self.caps_bit:
             cls = np.where(frozen.inside, (cls & ~self.caps_bit) | (given & self.caps_bit), cls)
         return base, cls

@@ -91,9 +91,11 @@ def objective(result: dict) -> float:
     return sum(parts) / len(parts)
 
 
-def tune(seg: Segmenter, sets: dict) -> dict:
+def tune(seg: Segmenter, sets: dict, case: dict | None = None) -> dict:
+    """The evidence on the hashtags (else ``case``, another pack's choice of ``camel`` and ``caps``, or the hard
+    defaults), then L × λ, then the spacing-correction pair of the prose point."""
     evidence = []
-    chosen = {"camel": "hard", "digits": "hard", "caps": 0.0}
+    chosen = {"camel": "hard", "digits": "hard", "caps": 0.0, **(case or {})}
     setting = lambda: {k: SETTING.get(v, v) for k, v in chosen.items()}  # noqa: E731
     if HASHTAGS in sets:  # case and digits only matter for hashtags: de-spaced dev text is lower case
         tags = {HASHTAGS: sets[HASHTAGS]}
@@ -183,24 +185,30 @@ def add_arguments(p) -> None:
                    help="variants eligible for shipping (e.g. those within the size budget); default: all")
     p.add_argument("--json", metavar="FILE", help="also write the grids and the choice (the report) here")
     p.add_argument("--given-only", action="store_true",
-                   help="tune only given_space and given_join of the shipped counts' prose setting (spacing correction)")
+                   help="tune only given_space and given_join of the shipped counts' prose setting (spacing correction);"
+                        " the card's other keys stay, but for the case evidence of --case-evidence-from")
+    p.add_argument("--case-evidence-from", metavar="LANG",
+                   help="without hashtags of this language: take the case evidence (camel, caps) that LANG's NB card "
+                        "chose on its hashtags (a case change is typed alike in every cased script)")
 
 
 def run(args, command: str) -> dict:
     pack = load_pack(args.lang)
     sets, desc = dev_sets(pack, args)
+    case = case_evidence(args.case_evidence_from) if args.case_evidence_from and HASHTAGS not in sets else None
     if args.given_only:
-        return run_given(args, sets, desc, command)
+        return run_given(args, sets, desc, command, case)
     report = {"command": command, "dev": desc,
               "objective": "mean of hashtag exact match and de-spaced space F" if HASHTAGS in sets
-              else "de-spaced space F", "variants": {}}
+              else "de-spaced space F", "case_evidence": case and {"from": args.case_evidence_from, **case},
+              "variants": {}}
     variants = args.variant or [f"models={args.models_dir or ''}"]
     for spec in variants:
         name, _, folder = spec.partition("=")
         t = time.perf_counter()
         seg = Segmenter.load(args.lang, Path(folder) if folder else None)
         print(f"{name}: loaded in {time.perf_counter() - t:.2f} s", file=sys.stderr)
-        report["variants"][name] = {"dir": folder, **tune(seg, sets)}
+        report["variants"][name] = {"dir": folder, **tune(seg, sets, case)}
         print(f"{name}: {report['variants'][name]['choice']}", file=sys.stderr)
     eligible = args.ship or list(report["variants"])
     report["eligible"] = eligible
@@ -219,15 +227,28 @@ def run(args, command: str) -> dict:
     return report
 
 
-def run_given(args, sets: dict, desc: dict, command: str) -> dict:
-    """``--given-only``: the spacing-correction pair for the card's prose setting, its other keys and record kept."""
+def case_evidence(lang: str) -> dict:
+    """``camel`` and ``caps`` of ``lang``'s shipped NB card (chosen on its hashtags)."""
+    params = json.loads(card_path(lang, "nb").read_text(encoding="utf-8"))["params"]
+    return {"camel": params["camel"], "caps": params["caps"]}
+
+
+def run_given(args, sets: dict, desc: dict, command: str, case: dict | None = None) -> dict:
+    """``--given-only``: the spacing-correction pair for the card's prose setting (with ``case``: that case evidence
+    first), its other keys and record kept."""
     root = Path(args.models_dir) if args.models_dir else None
-    given = {**tune_given(Segmenter.load(args.lang, root, prose=True), sets), "dev": desc, "command": command}
+    seg = Segmenter.load(args.lang, root, prose=True)
+    seg = seg.configured(**{k: SETTING.get(v, v) for k, v in case.items()}) if case else seg
+    given = {**tune_given(seg, sets), "dev": desc, "command": command}
     if args.write_card:
         path = card_path(args.lang, "nb", root)
         card = json.loads(path.read_text(encoding="utf-8"))
-        update_card(path, {"prose_params": {**(card.get("prose_params") or {}), "given_space": given["given_space"],
-                                            "given_join": given["given_join"]},
-                           "tuning": {**(card.get("tuning") or {}), "given_spaces": given}})
-    print(json.dumps({k: given[k] for k in ("given_space", "given_join")}))
+        changes = {"prose_params": {**(card.get("prose_params") or {}), "given_space": given["given_space"],
+                                    "given_join": given["given_join"]},
+                   "tuning": {**(card.get("tuning") or {}), "given_spaces": given}}
+        if case:
+            changes["params"] = {**card["params"], **case}
+            changes["tuning"]["case_evidence"] = {"from": args.case_evidence_from, **case, "command": command}
+        update_card(path, changes)
+    print(json.dumps({k: given[k] for k in ("given_space", "given_join")} | (case or {})))
     return given

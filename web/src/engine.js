@@ -123,6 +123,21 @@ export class CharEngine {
     return cls;
   }
 
+  /** A word typed with a capital after its first letter ("iPhone", "McDonald", "NASA") keeps the case it was typed
+   * in, at a sentence's start too: the model adds no capital to it (char_e2e.py ``typed_mixed_case``). */
+  typedMixedCase(base, cls, kept) {
+    const { caps } = this.decoder;
+    let start = 0;
+    for (let i = 0; i < cls.length; i++) {
+      if (i + 1 < cls.length && !(cls[i] & this.space)) continue;
+      let inner = false;
+      for (let k = start + 1; k <= i; k++) inner ||= Boolean(kept[k] & caps);
+      if (inner) for (let k = start; k <= i; k++) cls[k] = (cls[k] & ~caps) | (kept[k] & caps);
+      start = i + 1;
+    }
+    return cls;
+  }
+
   /** A word of the pack's abbreviations typed with its marks ("e.g.") keeps the input's case, but for the capital
    * that starts a sentence (char_e2e.py ``abbreviation_case``). */
   abbreviationCase(base, cls, kept) {
@@ -175,6 +190,7 @@ export class CharEngine {
     cls = cls.map((c, i) => c | (kept[i] & caps));
     if (this.proper && caps) cls = this.proper.apply(base, cls, caps, this.space); // proper_case.js
     if (this.pack.abbreviations.size && caps) cls = this.abbreviationCase(base, cls, kept);
+    if (caps && kept.some((c) => c & caps)) cls = this.typedMixedCase(base, cls, kept);
     if (frozen && caps) cls = cls.map((c, i) => (frozen.inside[i] ? (c & ~caps) | (given[i] & caps) : c));
     return cls;
   }
