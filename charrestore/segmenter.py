@@ -191,10 +191,7 @@ class Segmenter:
         the evidence that ``given_space`` and ``given_join`` weigh (spacing correction)."""
         rules = {k: 1 for a, b in protected for k in range(a + 1, b)}
         rules.update((k, 2) for k in forced if 0 < k < len(text))
-        given = None if spaced is None or not (self.given_space or self.given_join) else np.full(len(text) + 1,
-                                                                                                 -self.given_join)
-        if given is not None:
-            given[np.asarray(spaced, np.int64)] = self.given_space
+        given = None if spaced is None else np.isin(np.arange(len(text) + 1), np.asarray(spaced, np.int64))
         out, start = [], 0
         while len(text) - start > BLOCK:
             end = start + BLOCK
@@ -207,7 +204,7 @@ class Segmenter:
         return sorted(set(out).union(k for k, v in rules.items() if v == 2)) if rules else out
 
     def _cuts(self, text: str, rules: dict[int, int] | None = None, given: np.ndarray | None = None,
-              at: int = 0) -> list[int]:
+              at: int = 0) -> list[int]:  # given: where the text had spaces (len(text) + 1, from ``at``)
         lattice = self._lattice(text, rules, None if given is None else given[at:at + len(text) + 1])
         if lattice is None:
             return []
@@ -218,8 +215,8 @@ class Segmenter:
     def _lattice(self, text: str, rules: dict[int, int] | None = None,
                  given: np.ndarray | None = None) -> Lattice | None:
         """What the decoders read: the word runs of ``text`` lower-cased and joined, and per boundary its kind and
-        bonus (None: no word run; ``given``: a bonus per position of ``text`` added inside the runs). kbest.py decodes
-        the same lattice."""
+        bonus (None: no word run; ``given``: where ``text`` had spaces, weighed inside the runs by ``given_space`` and
+        ``given_join``, and kept between two digits: "1 000"). kbest.py decodes the same lattice."""
         spans = [m.span() for m in _LATTICE_RUN.finditer(text)]
         if not spans:
             return None
@@ -265,9 +262,13 @@ class Segmenter:
                 if r >= 0 and spans[r][0] < k < spans[r][1] and not (glued and glued[k]):
                     kind[k - offsets[r]] = 0 if v == 1 else 2
         if given is not None:
-            extra = np.asarray(bonus)
+            extra, weigh = np.asarray(bonus), bool(self.given_space or self.given_join)
             for (b, e), pos in zip(spans, s_starts):
-                extra[pos + 1:pos + e - b] += given[b + 1:e]
+                if weigh:
+                    extra[pos + 1:pos + e - b] += np.where(given[b + 1:e], self.given_space, -self.given_join)
+                for k in (np.flatnonzero(given[b + 1:e]) + b + 1).tolist():
+                    if text[k - 1].isdigit() and text[k].isdigit():
+                        kind[pos + k - b] = 2
             bonus = extra.tolist()
         return Lattice("".join(pieces), kind, bonus, s_starts, offsets)
 

@@ -66,6 +66,7 @@ TRAILING = frozenset({"url", "mention", "hashtag", "emoji"})
 # Kinds that are words of their own when spaces are restored (an emoji or a number may touch a word: "3pm").
 # Where their letter or digit meets one outside ("checkhttps://..."); "0@0" or "3pm" may be one word.
 _WORDS = frozenset({"url", "email", "code"})
+_TAGS = frozenset({"hashtag", "cashtag"})  # their "#" or "$" starts a word ("love#tbt"; "jo@xcom" may be an e-mail)
 
 
 @dataclass(frozen=True)
@@ -204,8 +205,9 @@ def base_spans(text: str, base: list[str], pack: LanguagePack) -> list[tuple[int
     return out
 
 
-def protect(base: list[str], spans: list[tuple[int, int, str]]) -> Protected | None:
-    """The masks of spans over ``base`` (None when there are none)."""
+def protect(base: list[str], spans: list[tuple[int, int, str]], spaced: np.ndarray | None = None) -> Protected | None:
+    """The masks of spans over ``base`` (None when there are none); ``spaced``: where the input had a space after a
+    grapheme (a span's boundary typed with one stays one when spaces are restored: "and @jo"; not an emoji's)."""
     if not spans:
         return None
     n = len(base)
@@ -213,12 +215,18 @@ def protect(base: list[str], spans: list[tuple[int, int, str]]) -> Protected | N
     for s, e, kind in spans:
         inside[s:e] = True
         joined[s:e - 1] = True
+        if spaced is not None and kind != "emoji":  # (emoji: the model does not read them, char_symbols.py)
+            edges[[k for k in (s - 1, e - 1) if 0 <= k < n - 1 and spaced[k]]] = True
         if kind in _WORDS and s > 0:
             edges[s - 1] |= base[s - 1][:1].isalnum() and base[s][:1].isalnum()
+        elif kind in _TAGS and s > 0:
+            edges[s - 1] |= base[s - 1][:1].isalnum()
         elif kind == "number" and s > 0:  # "cost$100": a price's currency sign starts a word
             edges[s - 1] |= base[s - 1][:1].isalpha() and base[s] in _CURRENCY
         if kind in _WORDS and e < n:
             edges[e - 1] |= base[e - 1][:1].isalnum() and base[e][:1].isalnum()
+        elif kind in _TAGS and e < n:  # a tag ends where the text typed it to ("#tbt and")
+            edges[e - 1] |= base[e][:1].isalnum()
         elif kind == "number" and e < n:  # "v2.0.1fixes": a unit would be in the span ("9:30am"), so a word starts
             edges[e - 1] |= base[e - 1][:1].isdigit() and base[e][:1].isalpha()
     closed, trailing = joined.copy(), False

@@ -206,8 +206,9 @@ def models_with_nb(tmp_path_factory):
 @example(text="A!A")
 @example(text="PP🅰P")
 def test_nb_spaces_on_unspaced_input(models_with_nb, text):
-    """--segmenter nb: the spaces are the NB segmenter's (never inside a protected span: "#0A" stays whole) and,
-    as in the pipeline, one after a run of "!" or emoji between letters; the rest is the model's; nothing is lost."""
+    """--segmenter nb: the spaces are the NB segmenter's (never inside a protected span: "#0A" stays whole; it reads
+    the input's spaces, and keeps one typed between two digits) and, as in the pipeline, one after a run of "!" or
+    emoji between letters; the rest is the model's; nothing is lost."""
     from charrestore.engines.symbols import Symbols
     from charrestore.segmenter import Segmenter
     from charrestore.spans import EMOJI, base_spans, protect
@@ -216,13 +217,15 @@ def test_nb_spaces_on_unspaced_input(models_with_nb, text):
     restorer = Restorer(lang="en", engine="char", spaces="restore", segmenter="nb", models_dir=str(models_with_nb))
     out = restorer(text)
     assert base_text(out, pack) == base_text(text, pack)
-    base = parse(text, pack, apply_map=False)[0]
+    base, given = parse(text, pack, apply_map=False)
     # no grapheme merged across a dropped space, and none holding white space (" \u0300" is text)
     if base and graphemes("".join(base)) == base and not any(g[:1].isspace() for g in base):
-        frozen = protect(base, base_spans(text, base, pack))
+        frozen = protect(base, base_spans(text, base, pack), given & pack.bit("SPACE") != 0)
         rules = frozen.for_segmenter(base) if frozen else ((), ())
         joined = "".join(base)
-        cuts = sorted({0, len(joined), *Segmenter.load("en", models_with_nb).cuts(joined, *rules),
+        typed = np.cumsum([len(g) for g in base])[np.flatnonzero(given & pack.bit("SPACE"))]
+        spaced = typed if len(typed) else None
+        cuts = sorted({0, len(joined), *Segmenter.load("en", models_with_nb).cuts(joined, *rules, spaced=spaced),
                        *Symbols(pack, [None, ".", ",", "?"]).cuts(joined)})
         expected = [joined[a:b] for a, b in zip(cuts, cuts[1:])]
         # a mark the model gives before an emoji run stays before it, and a space follows ("much. 😂 This",
@@ -238,8 +241,7 @@ def models_correcting_spaces(models_with_nb, tmp_path_factory):
     from charrestore.segmenter import _load
 
     root = tmp_path_factory.mktemp("correcting") / "models"
-    shutil.copytree(models_with_nb, root)
-    shutil.copytree(FIXTURE_MODELS / "en", root / "en", dirs_exist_ok=True)  # the token model too
+    shutil.copytree(models_with_nb, root)  # the fixture's token model too
     card = json.loads((root / "en" / "nb.json").read_text(encoding="utf-8"))
     card["prose_params"] = {**(card.get("prose_params") or {}), "given_space": 3.0, "given_join": 3.0}
     (root / "en" / "nb.json").write_text(json.dumps(card), encoding="utf-8")
@@ -261,6 +263,17 @@ def test_spacing_correction_weighs_the_input_spaces_in_the_nb_segmenter(models_w
     assert words(models_with_nb, "my new i phone") == ["my", "new", "iphone"]
     assert words(models_correcting_spaces, "my new i phone") == ["my", "new", "i", "phone"]
     assert words(models_correcting_spaces, "mynewiphone") == words(models_with_nb, "mynewiphone")
+
+
+@pytest.mark.parametrize("engine, segmenter", [("char", "none"), ("char", "nb"), ("pipeline", "nb")])
+def test_a_space_typed_between_digits_stays_when_spaces_are_restored(models_with_nb, engine, segmenter):
+    """A number's own spaces ("1 000") and the space between two numbers ("1999 2000") are the input's: restoring
+    spaces keeps them (both were joined: "19992000"); unspaced digits stay one run."""
+    restorer = Restorer(lang="en", engine=engine, spaces="restore", segmenter=segmenter,
+                        models_dir=str(models_with_nb))
+    out = restorer("in 1999 2000 people paid 1 000 dollars")
+    assert "1999" in out and "2000" in out and "1999" + "2000" not in out and "1 000" in out, out
+    assert "1000" in restorer("theypaid1000dollars")
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -246,6 +246,17 @@ def test_a_price_glued_after_a_word_gets_its_own_space(engine):
     assert " $100" in out and " €20" in out, out
 
 
+@pytest.mark.parametrize("lang, engine", [("en", "pipeline"), ("en", "char"), ("de", "char"), ("ru", "char")])
+def test_a_tag_or_mention_is_a_word_of_its_own_when_spaces_are_restored(lang, engine):
+    """A "#", "@" or "$" starts a word, and a tag ends where it was typed to: restored spaces keep both sides ("I
+    love#ThrowbackThursday And@john_doe" before), in spaced and in unspaced input."""
+    restorer = Restorer(lang=lang, engine=engine, spaces="restore")
+    out = restorer("i love #throwbackthursday and @john_doe too")
+    assert regex.search(r"\w,? #\w+,? \w+,? @john_doe,? \w", out), out
+    out = restorer("ilove#tbt")
+    assert regex.search(r"\w,? #", out), out
+
+
 def test_a_tag_never_starts_with_a_combining_mark():
     """Found by scripts/fuzz.py: in "C#\u05bc#O" the mark belongs to the "#"; taken as a hashtag, --hashtags split
     dropped the "#" and left the mark alone after a space, changing the base text."""

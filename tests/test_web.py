@@ -168,6 +168,16 @@ def test_the_page_corrects_spacing_with_the_nb_segmenter_as_python_does(browser_
     assert errors == []
 
 
+def test_the_page_keeps_tags_and_mentions_words_of_their_own_as_python_does(browser_page):
+    """Restored spaces around a "#tag" or "@mention" (spaced and unspaced input), in the page as in Python."""
+    page, _, _, errors = browser_page
+    items = [("i love #throwbackthursday and @john_doe too", "restore"), ("ilove#tbt", "auto")]
+    python = {m: Restorer(lang="en", engine="char", spaces=m) for m in ("restore", "auto")}
+    got = web_restore(page, items, "en")
+    assert got == [python[m](text) for text, m in items] and " #" in got[0] and " @" in got[0] and " #" in got[1]
+    assert errors == []
+
+
 def test_the_page_lists_every_pack_with_a_shipped_char_model():
     """The page's language menu (web/app.js) is the packs whose char model ships, no more and no fewer."""
     listed = re.search(r"const LANGS = \{([^}]*)\}", (ROOT / "web" / "app.js").read_text(encoding="utf-8")).group(1)

@@ -126,7 +126,7 @@ class Engine(ABC):
                 upper = [case_split(g)[1] for g in graphemes(form)]
                 if len(upper) == e - s:
                     given[s:e] = np.where(upper, given[s:e] | caps, given[s:e] & ~caps)
-        return given, protect(base, spans)
+        return given, protect(base, spans, np.asarray(given) & self.pack.bit(SPACE) != 0)
 
     def preload(self, spaces: str) -> None:
         """Load now what this engine would load on first use under ``spaces``, so that a missing or damaged

@@ -19,6 +19,7 @@ from ..clusters import upper_of
 from ..codec import spans_with
 from ..packs import CAPS, SPACE, LanguagePack
 from .base import Engine, EngineOptions
+from .char_digits import inside_digits, number_gaps
 from .char_pairs import Pairing
 from .char_input import (GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE, UNKNOWN, grapheme_ids,
                          input_ids)
@@ -76,17 +77,6 @@ def class_bias(pack: LanguagePack, bias: dict[str, float]) -> np.ndarray:
         on = [(f, v) for f, v in bias.items() if c & pack.bit(f)]
         out[c] = sum(v for f, v in on if f not in pack.marks) + max((v for f, v in on if f in pack.marks), default=0.0)
     return out
-
-
-def inside_digits(base: list[str]) -> np.ndarray:
-    """Graphemes followed by a digit within a run of digits: they take no mark the input does not give them
-    (a phone number stays whole); a run's marks follow its last digit.
-
-    >>> inside_digits(list("a 5551")).tolist()
-    [False, False, True, True, True, False]
-    """
-    digit = np.fromiter((g.isdigit() for g in base), bool, len(base))
-    return np.concatenate([digit[:-1] & digit[1:], [False]]) if len(base) else digit
 
 
 def state_masks(pack: LanguagePack, settings: CharSettings) -> np.ndarray:
@@ -367,6 +357,8 @@ class CharEngine(Engine):
             if not keep and self.space_bit:
                 enforce = np.where(frozen.joined, NO_SPACE, np.where(frozen.edges, HAS_SPACE, enforce))
                 enforce[-1] = NO_SPACE
+        if not keep and self.space_bit:
+            enforce = np.where(number_gaps(base, given & self.space_bit), HAS_SPACE, enforce)
         unread = Unread(base, given, self.pack, self.symbols, frozen, keep)
         if unread.any:  # symbols training text never shows (char_symbols.py)
             if not len(unread.vis):

@@ -23,6 +23,11 @@ function insideDigits(base) {
   return Uint8Array.from(base, (g, i) => i + 1 < base.length && isDigits(g) && isDigits(base[i + 1]));
 }
 
+/** Where spaces are restored, a space typed between two digits stays ("1 000", "1999 2000"; char_digits.py). */
+function numberGaps(base, given, space) {
+  return Uint8Array.from(base, (g, i) => i + 1 < base.length && given[i] & space && isDigits(g) && isDigits(base[i + 1]));
+}
+
 export class CharEngine {
   /** ``segmenter``: an async function giving the NB segmenter whose spaces unspaced input takes (or null). */
   constructor(pack, card, model, segmenter = null) {
@@ -172,6 +177,10 @@ export class CharEngine {
         enforce = enforce.map((e, i) => (frozen.joined[i] ? NO_SPACE : frozen.edges[i] ? HAS_SPACE : e));
         enforce[enforce.length - 1] = NO_SPACE;
       }
+    }
+    if (!keep && this.space) {
+      const gaps = numberGaps(base, given, this.space);
+      enforce = enforce.map((e, i) => (gaps[i] ? HAS_SPACE : e));
     }
     const unread = new Unread(base, given, this.pack, this.gaps, frozen, keep);
     let read = base;

@@ -137,7 +137,7 @@ export class Restorer {
         if (upper.length === e - s) upper.forEach((u, i) => (given[s + i] = u ? given[s + i] | caps : given[s + i] & ~caps));
       });
     }
-    return [given, protect(base, spans)];
+    return [given, protect(base, spans, Uint8Array.from(given, (c) => (c & this.pack.bit(SPACE) ? 1 : 0)))];
   }
 
   /** ``words`` in the case the model gives them in context, trailing marks taken off ("nasa mission" -> "NASA

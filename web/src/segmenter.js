@@ -5,7 +5,7 @@
  * Positions are UTF-16 code units (Python counts code points: they differ only for letters beyond the BMP).
  */
 
-import { graphemes, isSpace } from "./clusters.js";
+import { graphemes, isDigits, isSpace } from "./clusters.js";
 import { readCounts } from "./counts.js";
 
 const START = "<s>";
@@ -95,10 +95,10 @@ export class Segmenter {
    * [start, end] spans never cut inside; ``forced``: positions that are cut; ``spaced``: where ``text`` had its
    * spaces before they were taken out (the evidence of ``given_space`` and ``given_join``), or null. */
   cuts(text, protectedSpans = [], forced = [], spaced = null) {
-    let given = null;
-    if (spaced && (this.givenSpace || this.givenJoin)) {
-      given = new Float64Array(text.length + 1).fill(-this.givenJoin);
-      for (const k of spaced) given[k] = this.givenSpace;
+    let given = null; // where the text had spaces
+    if (spaced) {
+      given = new Uint8Array(text.length + 1);
+      for (const k of spaced) given[k] = 1;
     }
     const rules = new Map();
     for (const [a, b] of protectedSpans) for (let k = a + 1; k < b; k++) rules.set(k, 1);
@@ -141,8 +141,8 @@ export class Segmenter {
 
   /** The word runs of ``text`` lower-cased and joined (``s``), and per boundary of ``s`` its ``kind`` (0
    * impossible, 1 possible, 2 forced by evidence, 3 forced by white space or a hyphen, 4 forced by punctuation:
-   * the context restarts) and ``bonus`` (``given``: a bonus per position of ``text`` added inside the runs); null
-   * when there is no word run. */
+   * the context restarts) and ``bonus`` (``given``: where ``text`` had spaces, weighed inside the runs by
+   * ``given_space`` and ``given_join``, and kept between two digits: "1 000"); null when there is no word run. */
   lattice(text, rules, given = null) {
     const spans = Array.from(text.matchAll(LATTICE_RUN), (m) => [m.index, m.index + m[0].length]);
     if (!spans.length) return null;
@@ -183,7 +183,15 @@ export class Segmenter {
       while (r >= 0 && spans[r][0] > k) r--;
       if (r >= 0 && spans[r][0] < k && k < spans[r][1] && !(glued && glued[k])) kind[k - offsets[r]] = v === 1 ? 0 : 2;
     }
-    if (given) spans.forEach(([b, e], r) => { for (let k = b + 1; k < e; k++) bonus[sStarts[r] + k - b] += given[k]; });
+    if (given) {
+      const weigh = this.givenSpace || this.givenJoin;
+      spans.forEach(([b, e], r) => {
+        for (let k = b + 1; k < e; k++) {
+          if (weigh) bonus[sStarts[r] + k - b] += given[k] ? this.givenSpace : -this.givenJoin;
+          if (given[k] && isDigits(text[k - 1]) && isDigits(text[k])) kind[sStarts[r] + k - b] = 2;
+        }
+      });
+    }
     return { s: pieces.join(""), kind, bonus, sStarts, offsets };
   }
 

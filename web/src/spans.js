@@ -53,6 +53,7 @@ const KINDS = ["email", "url", "code", "mention", "hashtag", "cashtag", "number"
 // kinds that, standing at the end of a post, are no sentence: no mark is forced or added after them
 const TRAILING = new Set(["url", "mention", "hashtag", "emoji"]);
 const WORDS = new Set(["url", "email", "code"]); // words of their own when spaces are restored
+const TAGS = new Set(["hashtag", "cashtag"]); // their "#" or "$" starts a word ("jo@xcom" may be an e-mail)
 
 /** The protected spans of ``text`` ({start, end, kind}), left to right, never overlapping. The pattern
  * runs only over the white-space-delimited chunks that hold a character every span has. */
@@ -169,7 +170,7 @@ export function baseSpans(text, base, pack) {
 /** The masks of spans over ``base`` (null when there are none): ``inside`` a span, ``joined`` (no space after),
  * ``closed`` (no mark after but the given ones), ``edges`` (a space after it when spaces are restored), and
  * ``trailing`` (the document ends in a block of tags, mentions, URLs or emoji). */
-export function protect(base, spans) {
+export function protect(base, spans, spaced = null) {
   if (!spans.length) return null;
   let n = base.length;
   const inside = new Uint8Array(n);
@@ -178,13 +179,18 @@ export function protect(base, spans) {
   for (const [s, e, kind] of spans) {
     inside.fill(1, s, e);
     joined.fill(1, s, e - 1);
+    if (spaced && kind !== "emoji") for (const k of [s - 1, e - 1]) if (k >= 0 && k < n - 1 && spaced[k]) edges[k] = 1;
     if (WORDS.has(kind) && s > 0) {
       edges[s - 1] |= startsAlnum(base[s - 1]) && startsAlnum(base[s]);
+    } else if (TAGS.has(kind) && s > 0) { // "love#tbt": a tag's "#" or "$" starts a word
+      edges[s - 1] |= startsAlnum(base[s - 1]);
     } else if (kind === "number" && s > 0) { // "cost$100": a price's currency sign starts a word
       edges[s - 1] |= startsAlpha(base[s - 1]) && CURRENCY.includes(base[s]);
     }
     if (WORDS.has(kind) && e < n) {
       edges[e - 1] |= startsAlnum(base[e - 1]) && startsAlnum(base[e]);
+    } else if (TAGS.has(kind) && e < n) { // a tag ends where the text typed it to ("#tbt and")
+      edges[e - 1] |= startsAlnum(base[e]);
     } else if (kind === "number" && e < n) { // "v2.0.1fixes": a unit would be in the span, so a word starts
       edges[e - 1] |= startsDigit(base[e - 1]) && startsAlpha(base[e]);
     }
