@@ -265,6 +265,31 @@ def test_spacing_correction_weighs_the_input_spaces_in_the_nb_segmenter(models_w
     assert words(models_correcting_spaces, "mynewiphone") == words(models_with_nb, "mynewiphone")
 
 
+def test_with_nb_spaces_spaced_input_decodes_with_nbs_cuts_as_the_given_evidence(models_correcting_spaces, tmp_path):
+    """Where the card weighs spaced input (``given_space``, ``given_join``) and spaces come from NB, the states
+    decoded with are NB's cuts (which weighed the typed spaces) as GIVEN_SPACE / GIVEN_JOIN; unspaced input keeps
+    NB's own states, and a card at 0 and 0 too."""
+    from charrestore.engines.base import EngineOptions
+    from charrestore.engines.char_e2e import CharEngine
+    from charrestore.engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NO_SPACE
+
+    pack = load_pack("en")
+    root = tmp_path / "models"
+    shutil.copytree(models_correcting_spaces, root)
+    card = json.loads((root / "en" / "char.json").read_text(encoding="utf-8"))
+    (root / "en" / "char.json").write_text(json.dumps({**card, "given_space": 2.0, "given_join": 1.0}),
+                                          encoding="utf-8")
+    spaced_base, spaced = parse("my new i phone", pack, apply_map=False)
+    unspaced_base, unspaced = parse("mynewiphone", pack, apply_map=False)
+    for models, weighs in ((root, True), (models_correcting_spaces, False)):
+        engine = CharEngine.load(pack, models, EngineOptions(segmenter="nb"))
+        enforce = engine.encode(spaced_base, spaced, False)[2]
+        cut = [i for i, s in enumerate(enforce) if s in (GIVEN_SPACE, HAS_SPACE)]
+        assert cut == [1, 4, 5]  # "my new i phone": NB follows the typed spaces (its card weighs them)
+        assert set(enforce.tolist()) == ({GIVEN_SPACE, GIVEN_JOIN} if weighs else {HAS_SPACE, NO_SPACE})
+        assert set(engine.encode(unspaced_base, unspaced, False)[2].tolist()) <= {HAS_SPACE, NO_SPACE}
+
+
 @pytest.mark.parametrize("engine, segmenter", [("char", "none"), ("char", "nb"), ("pipeline", "nb")])
 def test_a_space_typed_between_digits_stays_when_spaces_are_restored(models_with_nb, engine, segmenter):
     """A number's own spaces ("1 000") and the space between two numbers ("1999 2000") are the input's: restoring

@@ -304,6 +304,26 @@ def test_a_pack_without_hashtags_takes_another_packs_case_evidence(data_root, tm
     assert after["tuning"]["case_evidence"]["from"] == "en"
 
 
+@pytest.mark.parametrize("nb_spaces", [False, True])
+def test_tune_char_given_only_writes_the_spacing_pair_and_nothing_else(data_root, tmp_path, nb_spaces):
+    """``tune char --given-only``: the pair with the best mean SPACE F of damaged and intact spaced documents, under
+    the card's decoding (with NB's cuts where the card takes NB spaces); the other keys stay."""
+    path = data_root / "models" / "en" / "char.json"
+    path.write_text(json.dumps({**card(data_root, "char"), "nb_spaces": nb_spaces}), encoding="utf-8")
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join([" ".join(WORDS[k:] + WORDS[:k]) + "." for k in range(8)]) + "\n", encoding="utf-8")
+    before = card(data_root, "char")
+    chosen = tune(data_root, "char", "--lang", "en", "--dev", str(dev), "--given-only", "--given-spaces", "0", "4",
+                  "--given-joins", "0", "4", "--write-card")
+    after = card(data_root, "char")
+    grid = after["tuning"]["given_spaces_grid"]
+    best = max(grid, key=lambda t: (t["SPACE"] + t["SPACE_intact"], -t["given_space"], -t["given_join"]))
+    assert len(grid) == 4 and chosen == {k: best[k] for k in ("given_space", "given_join")}
+    assert {k: after[k] for k in chosen} == chosen
+    assert {k: v for k, v in after.items() if k not in ("given_space", "given_join", "tuning")} == \
+        {k: v for k, v in before.items() if k not in ("given_space", "given_join", "tuning")}
+
+
 def test_tune_usage_error_is_one_line():
     res = subprocess.run([sys.executable, "-m", "charrestore", "tune", "token", "--lang", "en"], capture_output=True,
                          text=True, timeout=60)

@@ -79,6 +79,14 @@ def class_bias(pack: LanguagePack, bias: dict[str, float]) -> np.ndarray:
     return out
 
 
+def agreed(nb: np.ndarray, spaced: np.ndarray) -> np.ndarray:
+    """Spaced input with NB spaces: where NB's cut or join (``nb``, its states) agrees with the typed text, the
+    card's ``given_space`` or ``given_join`` weighs it (GIVEN_SPACE, GIVEN_JOIN); where they disagree ("нато" typed,
+    "на то" cut), NB's own state, and the model decides."""
+    cut = np.isin(nb, (HAS_SPACE, NB_SPACE))
+    return np.where(cut == spaced, np.where(cut, GIVEN_SPACE, GIVEN_JOIN), nb).astype(np.int32)
+
+
 def state_masks(pack: LanguagePack, settings: CharSettings) -> np.ndarray:
     """[state, class] additive masks: kept spaces allow only classes whose SPACE bit agrees; where spaces are
     restored in spaced input, the classes with a space gain ``given_space`` at a space of the input (GIVEN_SPACE)
@@ -270,19 +278,22 @@ class CharEngine(Engine):
         """Normalized input: its vocabulary ids, the space states the model reads (the given spaces when
         ``keep``, else unknown), and the states decoded with: the given spaces enforced when ``keep``; else the
         segmenter's (which never cuts inside the ``protected`` character spans and cuts at their edges), or the
-        model's own spaces, which in spaced input favour the input's spaces and joins by the card's ``given_space``
-        and ``given_join``."""
+        model's own spaces. In spaced input the model's spaces favour the input's spaces and joins by the card's
+        ``given_space`` and ``given_join`` (with the segmenter: where its cuts, which weighed them, agree)."""
         states = np.full(len(base), UNKNOWN, np.int32)
         if keep and self.space_bit and base:
             states = np.where(given & self.space_bit, HAS_SPACE, NO_SPACE).astype(np.int32)
             states[-1] = NO_SPACE
             return grapheme_ids(base, self.index), states, states
+        spaced = given & self.space_bit != 0
         if self.segmenter is not None and self.space_bit and base:
-            return grapheme_ids(base, self.index), states, self.segmented(base, protected, given & self.space_bit)
-        enforce, spaced = states, given & self.space_bit
-        if (self.settings.given_space or self.settings.given_join) and spaced.any():
-            enforce = np.where(spaced, GIVEN_SPACE, GIVEN_JOIN).astype(np.int32)
-        return grapheme_ids(base, self.index), states, enforce
+            enforce = self.segmented(base, protected, spaced)
+            if spaced.any() and (self.settings.given_space or self.settings.given_join):
+                enforce = agreed(enforce, spaced)
+            return grapheme_ids(base, self.index), states, enforce
+        if spaced.any() and (self.settings.given_space or self.settings.given_join):
+            return grapheme_ids(base, self.index), states, np.where(spaced, GIVEN_SPACE, GIVEN_JOIN).astype(np.int32)
+        return grapheme_ids(base, self.index), states, states
 
     def segmented(self, base: list[str], protected=((), ()), spaced: np.ndarray | None = None) -> np.ndarray:
         """The NB segmenter's spaces as states to decode with. The model still reads the unspaced input: its marks

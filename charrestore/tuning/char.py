@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engines.base import EngineOptions
-from ..engines.char_e2e import DECODING_KEYS, CharEngine, class_bias
+from ..engines.char_e2e import DECODING_KEYS, CharEngine, agreed, class_bias
 from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, UNKNOWN
 from ..packs import load_pack
 from .dev import load_dev, unspaced_docs
@@ -117,20 +117,28 @@ def damaged_spaces(ref_cls, space_bit: int, drop: float, add: float, seed: int =
     return out
 
 
-def tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, spaces, joins, damage) -> tuple[dict, list]:
+def tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, spaces, joins, damage,
+                      nb: bool = False) -> tuple[dict, list]:
     """How much restored spaces follow the spaces (``given_space``) and joins (``given_join``) of spaced input
     (``--spaces restore``: spacing correction), by the mean of SPACE F on dev documents with their spaces ``damage``d
     (drop, add) and on the same documents with their spaces intact, which correcting should leave as they are (ko:
     two settings within 0.0003 on the damaged ones differed by 0.004-0.008 on intact text); on a tie the smaller
     values."""
-    damaged = damaged_spaces(ref_cls, engine.space_bit, *damage)
-    intact = damaged_spaces(ref_cls, engine.space_bit, 0, 0)
+    inputs = [damaged_spaces(ref_cls, engine.space_bit, *damage), damaged_spaces(ref_cls, engine.space_bit, 0, 0)]
+    plain = inputs  # the states decoded with at 0 and 0
+    if nb:  # the NB segmenter's cuts, which weighed the typed spaces: where they agree with the typed text, the pair
+        # weighs them (CharEngine.encode); at 0 and 0 NB's own states (soft or enforced)
+        plain = [[engine.segmented(base, spaced=typed == GIVEN_SPACE) for (base, _, _), typed in zip(docs, states)]
+                 for states in inputs]
+        inputs = [[agreed(cut, typed == GIVEN_SPACE) for cut, typed in zip(cuts, states)]
+                  for cuts, states in zip(plain, inputs)]
     trials = []
     for v in spaces:
         for j in joins:
             trial = engine.configured(given_space=v, given_join=j)
             s, whole = (feature_scores(engine.pack, ref_cls, decode(trial, docs, logits, bias, penalty=penalty,
-                                                                    states=states)) for states in (damaged, intact))
+                                                                    states=states))
+                        for states in (inputs if v or j else plain))
             trials.append({"given_space": v, "given_join": j, **s, "SPACE_intact": whole["SPACE"]})
             print(trials[-1], flush=True)
     best = max(trials, key=lambda t: (t["SPACE"] + t["SPACE_intact"], -t["given_space"], -t["given_join"]))
@@ -263,8 +271,9 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
         pair_bonus, pair_grid = tune_pair_bonus(engine, docs, ref_cls, logits, bias, penalty, spaces, pair_bonuses)
         engine = engine.configured(pair_bonus=pair_bonus)
     given, given_grid = {"given_space": 0.0, "given_join": 0.0}, []
-    if engine.space_bit and not nb_spaces:  # restored spaces are the model's own: may the input's guide them?
-        given, given_grid = tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, *given_spaces, damage)
+    if engine.space_bit:  # may the input's spaces (through NB's cuts where it cuts) guide the restored ones?
+        given, given_grid = tune_given_spaces(engine, docs, ref_cls, logits, bias, penalty, *given_spaces, damage,
+                                              nb=nb_spaces)
     s = engine.settings
     retuned = feature_scores(pack, ref_cls, decode(engine, docs, logits, bias, penalty=penalty, states=spaces))
     keys = {"window": s.window, "overlap": s.overlap, "cut": s.cut, "bias": bias, "nb_spaces": nb_spaces,
@@ -311,7 +320,7 @@ def add_arguments(p) -> None:
                    help="grid of what a sentence gains by taking both ends of a pair of marks (packs with [pairs])")
     p.add_argument("--given-spaces", type=float, nargs="+", default=[0.0, 1.0, 2.0, 3.0, 4.0, 6.0],
                    help="grid of the bonus of a space where spaced input has one (the model restoring spaces)")
-    p.add_argument("--given-joins", type=float, nargs="+", default=[0.0, 0.5, 1.0, 2.0],
+    p.add_argument("--given-joins", type=float, nargs="+", default=[0.0, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0],
                    help="grid of the cost of a space where spaced input has none")
     p.add_argument("--nb-spaces", type=float, nargs="+", default=[1.0, 2.0, 3.0, 4.0, 6.0],
                    help="grid of the bonus of a space where the NB segmenter cuts (its spaces as evidence)")
@@ -325,14 +334,18 @@ def add_arguments(p) -> None:
     p.add_argument("--max-docs", type=int, default=2000,
                    help="dev paragraphs read, in fair shares of the dev files (the even ones are tuned on)")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--given-only", action="store_true",
+                   help="tune only given_space and given_join (spacing correction) under the card's decoding")
 
 
 def run(args, command: str) -> dict:
     pack = load_pack(args.lang)
     models = Path(args.models_dir) if args.models_dir else None
     nb = "nb" if "nb" in pack.models and pack.bit("SPACE") else "none"
-    engine = CharEngine.load(pack, models, EngineOptions(args.threads, 64, nb))
+    engine = CharEngine.load(pack, models, EngineOptions(args.threads, 64, "auto" if args.given_only else nb))
     refs = load_dev(args.dev, pack, args.holdout, args.max_docs)
+    if args.given_only:
+        return run_given(args, engine, refs, command)
     tuned = tune(engine, refs, args.windows, args.overlaps, args.biases, args.tolerance, args.penalties,
                  (args.given_spaces, args.given_joins), args.damage, args.pair_bonuses, (args.nb_spaces, args.nb_joins),
                  args.min_support)
@@ -342,3 +355,21 @@ def run(args, command: str) -> dict:
         update_card(card_path(args.lang, pack.models["char"], models), tuned, args.lang)
     print(json.dumps({k: v for k, v in tuned.items() if k != "tuning"}, ensure_ascii=False))
     return tuned
+
+
+def run_given(args, engine: CharEngine, refs: list[str], command: str) -> dict:
+    """``--given-only``: the spacing-correction pair under the card's decoding (with NB's cuts where the card takes
+    NB spaces), on the even dev documents; the card's other keys and records stay."""
+    ref_cls, encoded = unspaced_docs(refs[0::2], engine.pack, engine)
+    docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
+    s = engine.settings
+    given, grid = tune_given_spaces(engine, docs, ref_cls, merged_logits(engine, docs), s.bias,
+                                    s.capital_after_mark_penalty, args.given_spaces, args.given_joins, args.damage,
+                                    nb=engine.segmenter is not None)
+    if args.write_card:
+        path = card_path(args.lang, engine.pack.models["char"], Path(args.models_dir) if args.models_dir else None)
+        tuning = {**engine.card.get("tuning", {}), "given_spaces_grid": grid, "given_spaces_command": command,
+                  "given_spaces_damage": {"drop": args.damage[0], "add": args.damage[1]}}
+        update_card(path, {**given, "tuning": tuning}, args.lang)
+    print(json.dumps(given))
+    return given

@@ -83,7 +83,8 @@ export class CharEngine {
 
   /** [ids, the space states the model reads, the states decoded with]: the given spaces when ``keep``, else unknown
    * (decoded with: the segmenter's, which never cuts inside a protected span and cuts at its edges, or else the
-   * model's own, which in spaced input favour its spaces and joins by the card's ``given_space`` and ``given_join``). */
+   * model's own; in spaced input the model's spaces favour the input's spaces and joins, or the segmenter's cuts
+   * that weighed them, by the card's ``given_space`` and ``given_join``). */
   async encode(base, given, keep, frozen) {
     const gids = graphemeIds(base, this.index);
     if (keep && this.space && base.length) {
@@ -105,8 +106,11 @@ export class CharEngine {
     const cuts = new Set(segmenter.cuts(base.join(""), spans, forced, spaced));
     // NB's spaces enforced, or as evidence the model may overrule where the card tuned them soft
     const [space, join] = this.decoder.softNb ? [NB_SPACE, NB_JOIN] : [HAS_SPACE, NO_SPACE];
-    const enforce = Int32Array.from(base, (_, i) => (cuts.has(ends[i + 1]) ? space : join));
-    enforce[enforce.length - 1] = join;
+    const cut = Uint8Array.from(base, (_, i) => i + 1 < base.length && cuts.has(ends[i + 1]));
+    const { givenSpace, givenJoin } = this.decoder;
+    // spaced input: where NB's cut or join agrees with the typed text, given_space or given_join weighs it
+    const agree = spaced && (givenSpace || givenJoin) ? (i) => !cut[i] === !(given[i] & this.space) : () => false;
+    const enforce = Int32Array.from(cut, (c, i) => (agree(i) ? (c ? GIVEN_SPACE : GIVEN_JOIN) : c ? space : join));
     return [gids, states, enforce];
   }
 
