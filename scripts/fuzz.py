@@ -4,7 +4,8 @@ Each input is raw bytes, read as the CLI reads a line (UTF-8 with surrogate esca
 byte chooses a restoration setting (language, engine, spaces, hashtags); the rest is the text. The invariants:
 - codec: rendering the parse with any features gives back the base text, and every rendered string is the same
   text after a trip through the bytes the CLI writes (no invalid bytes joined into a new character);
-- segmenter: the output is the input with spaces inserted, nothing else;
+- segmenter: the output is the input with spaces inserted, nothing else (also when it weighs the spaces the input
+  had: spacing correction);
 - long lines: restoring in pieces (small ones, so that short inputs have several) keeps the base text;
 - engines: the output's base text is the input's (less the "#" of hashtags that ``split`` makes prose), it
   survives the byte round trip (tests/test_determinism.py covers batch and thread counts).
@@ -34,9 +35,11 @@ SETTINGS = [dict(lang="en", engine="char"), dict(lang="en", engine="pipeline"),
             dict(lang="en", engine="pipeline", spaces="keep", hashtags="split"),
             dict(lang="en", engine="char", segmenter="nb", hashtags="keep"),
             dict(lang="ja", engine="char"), dict(lang="gu", engine="char"), dict(lang="gu", engine="char",
-                                                                                  spaces="restore")]
+                                                                                  spaces="restore"),
+            dict(lang="ru", engine="char", spaces="restore"), dict(lang="de", engine="char", spaces="restore")]
 _restorers: dict[int, Restorer] = {}
 _segmenter = Segmenter.load("en")
+_correcting = _segmenter.configured(given_space=2.0, given_join=1.0)  # spacing correction (spaced=...)
 
 
 def restorer(k: int) -> Restorer:
@@ -68,6 +71,10 @@ def check(data: bytes) -> None:
     if pack.code == "en":
         seg = _segmenter.segment(text)
         assert only_spaces_inserted(seg, text), ("segmenter", text, seg)
+        parts = text.split(" ")  # the text without its spaces, and where they were
+        joined, spaced = "".join(parts), np.cumsum([len(p) for p in parts])[:-1]
+        seg = _correcting.segment(joined, spaced=spaced)
+        assert only_spaces_inserted(seg, joined), ("segmenter, spaced", text, seg)
 
     out = r(text)
     drop = "#" if r.config.hashtags == "split" else ""  # split hashtags become prose: their "#" goes
