@@ -5,7 +5,8 @@ In order: window/overlap (the cheapest setting as good as the best), the cut, pe
 enforced or as evidence the model may overrule (``nb_space``, ``nb_join``),
 the cost of keeping a capital after a comma, what a sentence gains by taking both ends of a pair of marks
 (``pair_bonus``: es "¿" … "?"), and how far restored spaces follow the spaces and joins of spaced
-input (``given_space``, ``given_join``: spacing correction, tuned on the documents with their spaces damaged).
+input (``given_space``, ``given_join``: spacing correction, tuned on the documents with their spaces damaged; with
+NB spaces, NB's cuts where they agree with the typed text; ``--given-only`` tunes this pair alone).
 Last, the card's own decoding and the retuned one are scored on the odd-numbered dev documents, which the ascent
 never saw: where the card's beats the retuned by the ascent's objective (the features' mean F plus half of ALL), it
 stays (a coordinate ascent that trades one feature's F for another's can end below where it started, and on the
