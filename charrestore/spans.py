@@ -170,6 +170,16 @@ def _offsets(gs: list[str]) -> np.ndarray:
     return np.arange(n + 1) if n == len(gs) else np.concatenate([[0], np.cumsum([len(g) for g in gs])])
 
 
+def typed_spaces(base: list[str], spaced: np.ndarray | None) -> np.ndarray | None:
+    """Where the input had its spaces, as offsets into ``"".join(base)`` (what the NB segmenter reads: ``spaced``
+    per grapheme); None for input without any.
+
+    >>> typed_spaces(["a", "bc", "d"], np.array([0, 1, 0])).tolist()
+    [3]
+    """
+    return _offsets(base)[1:][np.flatnonzero(spaced)] if spaced is not None and spaced.any() else None
+
+
 def _align(gs: list[str], base: list[str]) -> list[int]:
     """For each grapheme of the normalized text, its index in ``base`` (-1: a mark or space that parse took off)."""
     if gs == base:  # nothing was taken off and no case changed (e.g. lower-case text without marks or spaces)

@@ -18,6 +18,7 @@ from ..chunking import plan
 from ..clusters import upper_of
 from ..codec import spans_with
 from ..packs import CAPS, SPACE, LanguagePack
+from ..spans import typed_spaces
 from .base import Engine, EngineOptions
 from .char_digits import inside_digits, number_gaps
 from .char_pairs import Pairing
@@ -303,8 +304,7 @@ class CharEngine(Engine):
         had spaces (``spaced``, per grapheme), the segmenter weighs them (its card's ``given_space``, ``given_join``)."""
         ends = np.cumsum([len(g) for g in base])
         cut = np.zeros(ends[-1] + 1, bool)
-        at = ends[np.flatnonzero(spaced)] if spaced is not None and spaced.any() else None
-        cut[self.segmenter.cuts("".join(base), *protected, spaced=at)] = True
+        cut[self.segmenter.cuts("".join(base), *protected, spaced=typed_spaces(base, spaced))] = True
         space, join = (NB_SPACE, NB_JOIN) if self.settings.soft_nb else (HAS_SPACE, NO_SPACE)
         states = np.where(cut[ends], space, join).astype(np.int32)
         states[-1] = join

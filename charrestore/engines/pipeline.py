@@ -23,7 +23,7 @@ from ..cards import ModelError, load_card
 from ..codec import parse, spans_with
 from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
-from ..spans import TRAILING, spoken
+from ..spans import TRAILING, spoken, typed_spaces
 from .base import Engine, EngineOptions
 from .symbols import Symbols
 from .token import TokenModel
@@ -143,8 +143,8 @@ class PipelineEngine(Engine):
         """A SPACE after each grapheme the NB segmenter cuts after (the graphemes stay as they are: where a
         space cannot be shown, beside an invalid byte or before a lone combining mark, rendering leaves it out);
         where the input had spaces (``spaced``, per grapheme), the segmenter weighs them (spacing correction)."""
-        at = np.cumsum([len(g) for g in base])[np.flatnonzero(spaced)] if spaced is not None and spaced.any() else None
-        return self.spaces_at(base, self.segmenter().cuts("".join(base), *protected, spaced=at))
+        return self.spaces_at(base, self.segmenter().cuts("".join(base), *protected,
+                                                          spaced=typed_spaces(base, spaced)))
 
     def spaces_at(self, base: list[str], cuts) -> np.ndarray:
         """A SPACE after each grapheme that ends at one of the character offsets ``cuts`` of ``"".join(base)``."""
