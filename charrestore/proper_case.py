@@ -4,13 +4,21 @@ A char model learns the case of the names its training text holds: ru's classic 
 "НАТО" or "Путин", which news is full of. A pack's ``proper`` model is data: the cased forms of words that are
 (nearly) never written in small letters, one per line in a gzip file (``scripts/build_proper_case.py``), and its
 card. After the char engine decodes, each word of the output (its letters, between spaces, without the
-punctuation around them) that the list holds takes that form's capitals. It only adds capitals: the model's own
+punctuation around them) that the list holds takes that form's capitals. A surname that is also a common word
+("песков": sand's genitive, or Peskov) is listed as ``after-name``: it takes its capitals only straight after a
+given name or patronymic of the list (a ``name`` line, "Дмитрий Песков"), nothing between them but the space.
+It only adds capitals: the model's own
 ("Иван", a sentence's first letter) and the input's stay, and a protected span (an address, a hashtag) keeps its
 case, as it does without the list. (The pipeline's token model has its own names lexicon: training/proper.py.)
 
 >>> proper = ProperCase(["Путин", "США", "McDonald", "ONU"])
 >>> proper.capitals("сша"), proper.capitals("путин"), proper.capitals("mcdonald"), proper.capitals("мир")
 ((0, 1, 2), (0,), (0, 2), None)
+>>> named = ProperCase(["Дмитрий\\tname", "Песков\\tafter-name"])
+>>> base = list("дмитрийпесковигорапесков")
+>>> cut = np.zeros(len(base), int); cut[[6, 12, 13, 17]] = 8
+>>> "".join(g.upper() if c & 1 else g for g, c in zip(base, named.apply(base, cut, caps_bit=1, space_bit=8)))
+'ДмитрийПесковигорапесков'
 >>> import numpy as np
 >>> base = list("путинвсша,")
 >>> cls = proper.apply(base, np.array([0, 0, 0, 0, 8, 8, 0, 0, 0, 0]), caps_bit=1, space_bit=8)
@@ -35,7 +43,9 @@ import numpy as np
 from .cards import ModelError, load_card
 from .codec import graphemes
 
-FORMAT = "UTF-8 text in gzip: one cased form per line (charrestore/proper_case.py)"
+FORMAT = ("UTF-8 text in gzip: one cased form per line, optionally a tab and its role: name (a given name or "
+          "patronymic) or after-name (capitals only straight after a name) (charrestore/proper_case.py)")
+NAME, AFTER_NAME = "name", "after-name"
 # an elision or a possessive, a hyphen between the parts of a compound: each part is looked up alone
 JOINERS = ("'", "\u2019", "-", "\u2010", "\u2011")
 
@@ -43,11 +53,20 @@ JOINERS = ("'", "\u2019", "-", "\u2010", "\u2011")
 class ProperCase:
     """Word (its small letters) -> its one cased form."""
 
-    def __init__(self, forms: Iterable[str]):
-        self._forms = {form.lower(): form for form in forms if form != form.lower()}
+    def __init__(self, lines: Iterable[str]):
+        self._forms: dict[str, str] = {}
+        self._after_name: dict[str, str] = {}
+        self._names: set[str] = set()
+        for line in lines:
+            form, _, role = line.partition("\t")
+            if form == form.lower():
+                continue
+            (self._after_name if role == AFTER_NAME else self._forms)[form.lower()] = form
+            if role == NAME:
+                self._names.add(form.lower())
 
     def __len__(self) -> int:
-        return len(self._forms)
+        return len(self._forms) + len(self._after_name)
 
     @classmethod
     def load(cls, lang: str, root: Path | None = None, name: str = "proper") -> "ProperCase":
@@ -58,10 +77,10 @@ class ProperCase:
             raise ModelError(f"{path}: unreadable list of proper forms ({exc})") from None
         return cls(text.splitlines())
 
-    def capitals(self, word: str) -> tuple[int, ...] | None:
+    def capitals(self, word: str, after_name: bool = False) -> tuple[int, ...] | None:
         """The positions (graphemes) of ``word``'s capitals in its cased form; None when the list lacks it (or
-        the cased form has other graphemes than the word)."""
-        form = self._forms.get(word.lower())
+        the cased form has other graphemes than the word). ``after_name``: the word follows a name."""
+        form = self._forms.get(word.lower()) or (self._after_name.get(word.lower()) if after_name else None)
         if form is None:
             return None
         gs, low = graphemes(form), graphemes(word.lower())
@@ -75,12 +94,18 @@ class ProperCase:
         if not self._forms or not caps_bit or not len(base):
             return cls
         cuts = (np.flatnonzero(cls & space_bit) + 1).tolist()
+        named = False  # the word before was a name, nothing after it but the space
         for s, e in zip([0, *cuts], [*cuts, len(base)]):
+            end = e
+            after_name, named = named and s < e and base[s][0].isalpha(), False
             while s < e and not base[s][0].isalpha():
                 s += 1
             while e > s and not base[e - 1][0].isalpha():
                 e -= 1
-            whole = self.capitals("".join(base[s:e])) if e - s > 1 else None
+            word = "".join(base[s:e])
+            if self._names and e == end and word.lower() in self._names:
+                named = not cls[e - 1] & ~(caps_bit | space_bit)  # no mark after it
+            whole = self.capitals(word, after_name) if e - s > 1 else None
             for a, b, caps in [(s, e, whole)] if whole else self._parts(base, s, e):
                 if caps and caps[-1] < b - a:
                     cls[[a + k for k in caps]] |= caps_bit

@@ -7,7 +7,11 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
   that is a proper noun (a first name, surname, patronymic, place, organisation or trademark) in at least
   ``--share`` of them (by pymorphy3's scores) takes a capital; one that is an abbreviation of a place or an
   organisation in at least 0.95 of them is written in capitals ("сша" -> "США"). Adjectives ("украинский") and
-  words that are as often common nouns ("роза", "орёл", "мир") are left out.
+  words that are as often common nouns ("роза", "орёл", "мир") are left out. A listed word that is a given name or
+  patronymic in at least ``--share`` of its analyses is marked ``name``; a word left out that is a surname in at
+  least ``--surname-share`` of them and otherwise only a noun or an adjective ("песков", "волков", "лавров": also
+  genitives of common nouns; not "ли", "дали": also a particle, a verb) is listed as
+  ``after-name``, a capital only straight after a name ("Дмитрий Песков").
 - es, fr: by the Hunspell dictionary of the language (Debian's hunspell-es, hunspell-fr-classical; MPL-2.0), read
   with spylls. A stem that the dictionary writes with capitals ("Acapulco", "ONU", "McDonald") and never in small
   letters, whose small-letter spelling the dictionary does not accept either (no inflected common word: "Abejas",
@@ -33,21 +37,23 @@ from importlib.metadata import version
 from pathlib import Path
 
 from charrestore.cards import write_card
-from charrestore.proper_case import FORMAT, ProperCase
+from charrestore.proper_case import AFTER_NAME, FORMAT, NAME, ProperCase
 
 ROOT = Path(__file__).resolve().parent.parent
 
 PROPER = {"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"}  # OpenCorpora's grammemes of proper nouns
 ACRONYM = {"Geox", "Orgn"}  # with Abbr: written in capitals
+GIVEN = {"Name", "Patr"}  # a given name or patronymic: a surname may follow
+NOMINAL = {"NOUN", "ADJF"}  # an after-name form is only ever one of these (not "ли", "дали": a particle, a verb)
 
 
-def russian_forms(n_words: int, share: float) -> tuple[list[str], dict]:
-    """The cased forms, most frequent first, and what was counted."""
+def russian_forms(n_words: int, share: float, surname_share: float) -> tuple[list[str], dict]:
+    """The lines of the list (a cased form, maybe a tab and its role), most frequent first, and what was counted."""
     import pymorphy3
     import wordfreq
 
     morph = pymorphy3.MorphAnalyzer()
-    forms, seen = [], {"words": 0, "known": 0, "capital": 0, "capitals": 0}
+    forms, seen = [], {"words": 0, "known": 0, "capital": 0, "capitals": 0, "names": 0, "after_name": 0}
     for word in wordfreq.top_n_list("ru", n_words, wordlist="large"):
         if len(word) < 2 or not word.isalpha():
             continue
@@ -57,12 +63,20 @@ def russian_forms(n_words: int, share: float) -> tuple[list[str], dict]:
             continue
         seen["known"] += 1
         total = sum(p.score for p in parses) or 1.0
-        proper = sum(p.score for p in parses if p.tag.POS == "NOUN" and PROPER & p.tag.grammemes) / total
-        if proper < share:
+
+        def part(grammemes: set) -> float:
+            return sum(p.score for p in parses if p.tag.POS == "NOUN" and grammemes & p.tag.grammemes) / total
+
+        if part(PROPER) < share:
+            if part({"Surn"}) >= surname_share and all(p.tag.POS in NOMINAL for p in parses):
+                forms.append(f"{word.capitalize()}\t{AFTER_NAME}")
+                seen["after_name"] += 1
             continue
         acronym = sum(p.score for p in parses if "Abbr" in p.tag.grammemes and ACRONYM & p.tag.grammemes) / total
-        forms.append(word.upper() if acronym >= 0.95 else word.capitalize())
+        name = part(GIVEN) >= share
+        forms.append(word.upper() if acronym >= 0.95 else word.capitalize() + (f"\t{NAME}" if name else ""))
         seen["capitals" if acronym >= 0.95 else "capital"] += 1
+        seen["names"] += name
     return forms, seen
 
 
@@ -133,15 +147,19 @@ def main() -> None:
     p.add_argument("--lang", nargs="+", choices=["ru", *HUNSPELL], default=["ru"])
     p.add_argument("--words", type=int, default=300000, help="the most frequent words of wordfreq's list read")
     p.add_argument("--share", type=float, default=0.8, help="the least share of proper-noun analyses")
+    p.add_argument("--surname-share", type=float, default=0.1,
+                   help="ru: the least share of surname analyses of an after-name form")
     p.add_argument("--out", type=Path, default=ROOT / "models", help="models root")
     p.add_argument("--work", type=Path, default=ROOT / "runs" / "hunspell", help="where the Debian packages go")
     args = p.parse_args()
     for lang in args.lang:
         if lang == "ru":
-            forms, seen = russian_forms(args.words, args.share)
+            forms, seen = russian_forms(args.words, args.share, args.surname_share)
             rule = (f"a word of the list all of whose pymorphy3 analyses are in the dictionary, at least {args.share} "
                     "of them (by score) a proper noun (Name, Surn, Patr, Geox, Orgn, Trad), takes a capital; at "
-                    "least 0.95 an abbreviation of a place or organisation (Abbr with Geox or Orgn): all capitals")
+                    "least 0.95 an abbreviation of a place or organisation (Abbr with Geox or Orgn): all capitals; "
+                    f"at least {args.share} a given name or patronymic: a name; else at least {args.surname_share} "
+                    "a surname: a capital after a name only")
             sources = [{"what": f"pymorphy3 {version('pymorphy3')} with pymorphy3-dicts-ru "
                                 f"{version('pymorphy3-dicts-ru')}: the OpenCorpora dictionary's analyses",
                         "license": "CC BY-SA 3.0 (OpenCorpora data)"}]

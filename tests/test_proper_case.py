@@ -21,11 +21,12 @@ from charrestore.proper_case import FORMAT, ProperCase
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 CAPS, SPACE = 1, 16
-PROPER = ProperCase(["NASA", "McDonald", "Путин", "США", "Paris"])
+PROPER = ProperCase(["NASA", "McDonald", "Путин", "США", "Paris", "Дмитрий\tname", "Песков\tafter-name"])
+COMMA = 2
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(list("nasmcdoldpriтпуинсша-,'1 ")), max_size=40),
+@given(st.lists(st.sampled_from(list("nasmcdoldpriтпуинсшадмрйеков-,'1 ")), max_size=40),
        st.lists(st.integers(0, 31), max_size=40))
 def test_only_capitals_are_added(chars, bits):
     base = chars or ["a"]
@@ -46,6 +47,30 @@ def test_whole_words_only_and_the_punctuation_around_them():
     shown = "".join(g.upper() if c & CAPS else g for g, c in zip(base, out))
     assert shown == "NASAnasas(Paris),McDonaldпутина"  # "nasas" and "путина" are other words than the list's
     assert PROPER.capitals("mcdonald") == (0, 2) and PROPER.capitals("macdonald") is None
+
+
+def shown(words: list[str], marks: dict[int, int] | None = None) -> str:
+    """The words with a space after each but the last (and ``marks``: word index -> bits on its last letter),
+    through PROPER, as the char engine renders capitals."""
+    base = [g for w in words for g in w]
+    cls = np.zeros(len(base), np.int64)
+    ends = np.cumsum([len(w) for w in words]) - 1
+    cls[ends[:-1]] = SPACE
+    for k, bits in (marks or {}).items():
+        cls[ends[k]] |= bits
+    out = PROPER.apply(base, cls, CAPS, SPACE)
+    return " ".join("".join(g.upper() if c & CAPS else g for g, c in zip(w, out[e - len(w) + 1:e + 1]))
+                    for w, e in zip(words, ends))
+
+
+def test_an_after_name_form_takes_its_capitals_only_straight_after_a_name():
+    assert shown(["дмитрий", "песков"]) == "Дмитрий Песков"
+    assert shown(["много", "песков"]) == "много песков"  # the sand
+    assert shown(["песков"]) == "песков"
+    assert shown(["дмитрий", "песков"], {0: COMMA}) == "Дмитрий песков"  # a mark between them
+    assert shown(["дмитрий,", "песков"]) == "Дмитрий, песков"  # typed
+    assert shown(["путин", "песков"]) == "Путин песков"  # a listed form, but not a name
+    assert len(PROPER) == 7
 
 
 def test_the_parts_of_a_compound_the_list_lacks_are_looked_up_alone():
@@ -102,3 +127,5 @@ def test_the_shipped_russian_list_writes_modern_names_and_acronyms():
     out = Restorer(lang="ru", spaces="keep")("президент сша встретился с генсеком нато в москве")
     assert {"США", "НАТО"} <= set(out.replace(",", " ").replace(".", " ").split())
     assert "Москве" in out
+    out = Restorer(lang="ru", spaces="keep")("об этом сообщил дмитрий песков когда мы шли мимо песков и болот")
+    assert "Дмитрий Песков" in out and "песков" in out  # a surname after a name, the sand elsewhere

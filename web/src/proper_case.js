@@ -1,6 +1,8 @@
 /**
  * Capitals that a word always has ("путин" -> "Путин", "сша" -> "США"): a pack's list of proper forms, added after
- * the char engine decodes (charrestore/proper_case.py). The list is UTF-8 text in gzip, one cased form per line.
+ * the char engine decodes (charrestore/proper_case.py). The list is UTF-8 text in gzip, one cased form per line,
+ * maybe a tab and its role: "name" (a given name or patronymic), "after-name" (a capital only straight after a name:
+ * "Дмитрий Песков", not "песков" the sand).
  */
 
 import { graphemes } from "./clusters.js";
@@ -11,11 +13,16 @@ const LETTER = /^\p{L}/u;
 const JOINERS = ["'", "\u2019", "-", "\u2010", "\u2011"];
 
 export class ProperCase {
-  constructor(forms) {
+  constructor(lines) {
     this.forms = new Map();
-    for (const form of forms) {
+    this.afterName = new Map();
+    this.names = new Set();
+    for (const line of lines) {
+      const [form, role] = line.split("\t");
       const low = form.toLowerCase();
-      if (low !== form) this.forms.set(low, form);
+      if (low === form) continue;
+      (role === "after-name" ? this.afterName : this.forms).set(low, form);
+      if (role === "name") this.names.add(low);
     }
   }
 
@@ -24,10 +31,11 @@ export class ProperCase {
     return new ProperCase(text.split("\n").filter((line) => line));
   }
 
-  /** The positions (graphemes) of ``word``'s capitals in its cased form; null when the list lacks it. */
-  capitals(word) {
+  /** The positions (graphemes) of ``word``'s capitals in its cased form; null when the list lacks it.
+   * ``afterName``: the word follows a name. */
+  capitals(word, afterName = false) {
     const low = word.toLowerCase();
-    const form = this.forms.get(low);
+    const form = this.forms.get(low) ?? (afterName ? this.afterName.get(low) : undefined);
     if (form === undefined) return null;
     const shown = graphemes(form);
     const small = graphemes(low);
@@ -43,11 +51,18 @@ export class ProperCase {
     cls.forEach((c, i) => c & space && cuts.push(i + 1));
     const starts = [0, ...cuts];
     const ends = [...cuts, base.length];
+    let named = false; // the word before was a name, nothing after it but the space
     starts.forEach((start, w) => {
       let [s, e] = [start, ends[w]];
+      const afterName = named && s < e && LETTER.test(base[s]);
+      named = false;
       while (s < e && !LETTER.test(base[s])) s++;
       while (e > s && !LETTER.test(base[e - 1])) e--;
-      const whole = e - s > 1 ? this.capitals(base.slice(s, e).join("")) : null;
+      const word = base.slice(s, e).join("");
+      if (this.names.size && e === ends[w] && this.names.has(word.toLowerCase())) {
+        named = !(cls[e - 1] & ~(caps | space)); // no mark after it
+      }
+      const whole = e - s > 1 ? this.capitals(word, afterName) : null;
       for (const [a, b, positions] of whole ? [[s, e, whole]] : this.parts(base, s, e)) {
         if (positions?.length && positions[positions.length - 1] < b - a) positions.forEach((k) => (cls[a + k] |= caps));
       }
