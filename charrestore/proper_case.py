@@ -7,19 +7,24 @@ card. After the char engine decodes, each word of the output (its letters, betwe
 punctuation around them) that the list holds takes that form's capitals. A surname that is also a common word
 ("песков": sand's genitive, or Peskov) is listed as ``after-name``: it takes its capitals only straight after a
 given name or patronymic of the list (a ``name`` line, "Дмитрий Песков"), nothing between them but the space.
-It only adds capitals: the model's own
-("Иван", a sentence's first letter) and the input's stay, and a protected span (an address, a hashtag) keeps its
-case, as it does without the list. (The pipeline's token model has its own names lexicon: training/proper.py.)
+It only adds capitals: the model's own ("Иван", a sentence's first letter) and the input's stay, but for a form in
+mixed case, whose letters after the first take its case ("YOuTube" -> "YouTube"), and whose first letter gives up
+the model's capital where the form has a small one before a capital ("Iphone" -> "iPhone"); a capital the input
+typed always stays. A protected span (an address, a hashtag) keeps its case, as it does
+without the list. (The pipeline's token model has its own names lexicon: training/proper.py.)
 
 >>> proper = ProperCase(["Путин", "США", "McDonald", "ONU"])
 >>> proper.capitals("сша"), proper.capitals("путин"), proper.capitals("mcdonald"), proper.capitals("мир")
 ((0, 1, 2), (0,), (0, 2), None)
+>>> import numpy as np
 >>> named = ProperCase(["Дмитрий\\tname", "Песков\\tafter-name"])
 >>> base = list("дмитрийпесковигорапесков")
 >>> cut = np.zeros(len(base), int); cut[[6, 12, 13, 17]] = 8
 >>> "".join(g.upper() if c & 1 else g for g, c in zip(base, named.apply(base, cut, caps_bit=1, space_bit=8)))
 'ДмитрийПесковигорапесков'
->>> import numpy as np
+>>> base = list("iphone")
+>>> "".join(g.upper() if c else g for g, c in zip(base, ProperCase(["iPhone"]).apply(base, np.eye(6, dtype=int)[0], 1, 8)))
+'iPhone'
 >>> base = list("путинвсша,")
 >>> cls = proper.apply(base, np.array([0, 0, 0, 0, 8, 8, 0, 0, 0, 0]), caps_bit=1, space_bit=8)
 >>> cls.tolist()
@@ -88,9 +93,12 @@ class ProperCase:
             return None
         return tuple(k for k, g in enumerate(gs) if g != low[k])
 
-    def apply(self, base: list[str], cls: np.ndarray, caps_bit: int, space_bit: int) -> np.ndarray:
+    def apply(self, base: list[str], cls: np.ndarray, caps_bit: int, space_bit: int,
+              typed: np.ndarray | None = None) -> np.ndarray:
         """``cls`` with the CAPS bit added to the capitals of every listed word; a word is the letters between
-        the spaces that ``cls`` gives, without the graphemes other than letters at its two ends."""
+        the spaces that ``cls`` gives, without the graphemes other than letters at its two ends. A form in mixed
+        case also takes off the capitals it lacks (module docstring) where ``typed`` (the input's classes) has
+        none."""
         if not self._forms or not caps_bit or not len(base):
             return cls
         cuts = (np.flatnonzero(cls & space_bit) + 1).tolist()
@@ -109,6 +117,9 @@ class ProperCase:
             for a, b, caps in [(s, e, whole)] if whole else self._parts(base, s, e):
                 if caps and caps[-1] < b - a:
                     cls[[a + k for k in caps]] |= caps_bit
+                    if caps[-1] > 0 and len(caps) < b - a:  # mixed case: "YouTube", not "YOuTube"; "iPhone"
+                        small = [a + k for k in range(0 if caps[0] == 1 else 1, b - a) if k not in caps]
+                        cls[[i for i in small if typed is None or not typed[i] & caps_bit]] &= ~caps_bit
         return cls
 
     def _parts(self, base: list[str], s: int, e: int) -> list[tuple[int, int, tuple[int, ...] | None]]:

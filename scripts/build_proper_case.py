@@ -17,9 +17,17 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
   letters, whose small-letter spelling the dictionary does not accept either (no inflected common word: "Abejas",
   "abre"), and which the pack's training text writes in small letters at most a tenth as often as with capitals
   inside a sentence (a name that is also a word there: "Lorraine", "Maria").
+- every pack (``--brands``, de and vi have only these): brands and names that English writes in mixed case, from the
+  en token card's ``mixed`` spellings ("iPhone", "YouTube", "GmbH"; a small first letter and then a capital, or two
+  capitals each with small letters after the first; four letters or more), which the language's frequent words
+  hold, its Hunspell dictionary does not accept in small letters, and its training text writes in small letters at
+  most a tenth as often as with capitals inside a sentence ("muchas" is no "muchAS", "moco" no "MoCo"). ru adds
+  the Latin words of three letters or more among its frequent words that English writes with capitals: the en
+  token card's ``proper`` list ("google", "twitter") and the cased stems of Debian's hunspell-en-us ("nasa",
+  "bbc"), unless the es or fr dictionary accepts them ("que", "les").
 
     pip install wordfreq pymorphy3 pymorphy3-dicts-ru spylls
-    python scripts/build_proper_case.py --lang ru es fr
+    python scripts/build_proper_case.py --lang ru es fr de vi
 """
 
 from __future__ import annotations
@@ -50,11 +58,9 @@ NOMINAL = {"NOUN", "ADJF"}  # an after-name form is only ever one of these (not 
 def russian_forms(n_words: int, share: float, surname_share: float) -> tuple[list[str], dict]:
     """The lines of the list (a cased form, maybe a tab and its role), most frequent first, and what was counted."""
     import pymorphy3
-    import wordfreq
-
     morph = pymorphy3.MorphAnalyzer()
     forms, seen = [], {"words": 0, "known": 0, "capital": 0, "capitals": 0, "names": 0, "after_name": 0}
-    for word in wordfreq.top_n_list("ru", n_words, wordlist="large"):
+    for word in frequent("ru", n_words):
         if len(word) < 2 or not word.isalpha():
             continue
         seen["words"] += 1
@@ -80,8 +86,14 @@ def russian_forms(n_words: int, share: float, surname_share: float) -> tuple[lis
     return forms, seen
 
 
-HUNSPELL = {"es": ("hunspell-es", "es_ES"), "fr": ("hunspell-fr-classical", "fr")}
-TRAINING = {"es": "es/es_congreso_train.tsv.xz", "fr": "fr/eltec_novels_train.tsv.xz"}
+HUNSPELL = {"es": ("hunspell-es", "es_ES"), "fr": ("hunspell-fr-classical", "fr"),
+            "en": ("hunspell-en-us", "en_US"), "de": ("hunspell-de-de", "de_DE")}
+TRAINING = {"es": "es/es_congreso_train.tsv.xz", "fr": "fr/eltec_novels_train.tsv.xz",
+            "de": "de/de_bundestag_train.tsv.xz", "vi": "vi/viwiki_train.tsv.xz"}
+# English's mixed-case spellings: "iPhone", "eBay"; "YouTube", "GmbH", "McDonald" (not "VAs", "MHz", "fB")
+_BRAND = re.compile(r"[ie][A-Z][A-Za-z]+|[A-Z][a-z]+[A-Z][A-Za-z]*")
+# a Latin word that one of these accepts in small letters is a word of that language ("que", "les", "moco")
+WORDS_OF = {"ru": ("es", "fr"), "es": ("es",), "fr": ("fr",), "de": ("de",), "vi": ()}
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _OPENS = re.compile(r"[.!?¿¡«\"—–-]\s*$")  # what a word that starts a sentence or a quote follows
 
@@ -116,19 +128,12 @@ def training_case(path: Path) -> tuple[Counter, Counter]:
 
 def hunspell_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict]:
     """The cased forms of the es/fr route (module docstring), most frequent first, and what was counted."""
-    import wordfreq
-
     dictionary = hunspell(lang, work)
-    stems = {word.stem for word in dictionary.dic.words}
-    lower = {w for w in stems if w == w.lower()}
-    cased = {}
-    for w in sorted(stems):  # (of two cased stems, "OTAN" and "Otan", the first in code-point order)
-        if w != w.lower() and w.lower() not in lower and len(w) > 1 and w.replace("-", "").isalpha():
-            cased.setdefault(w.lower(), w)
+    cased = cased_stems(dictionary)
     small, capital = training_case(ROOT.parent / "shared" / "corpora" / TRAINING[lang])
-    seen = {"dictionary_stems": len(stems), "cased_stems": len(cased), "frequent": 0, "not_a_small_word": 0}
+    seen = {"cased_stems": len(cased), "frequent": 0, "not_a_small_word": 0}
     forms = []
-    for word in wordfreq.top_n_list(lang, n_words, wordlist="large"):
+    for word in frequent(lang, n_words):
         form = cased.get(word)
         if form is None:
             continue
@@ -142,9 +147,51 @@ def hunspell_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict
     return forms, seen
 
 
+def frequent(lang: str, n_words: int) -> list[str]:
+    """wordfreq's most frequent words of ``lang`` (its large list, else its best)."""
+    import wordfreq
+
+    large = lang in wordfreq.available_languages("large")
+    return wordfreq.top_n_list(lang, n_words, wordlist="large" if large else "best")
+
+
+def cased_stems(dictionary) -> dict[str, str]:
+    """A Hunspell dictionary's stems that it writes with capitals and not in small letters: small -> cased."""
+    stems = {word.stem for word in dictionary.dic.words}
+    lower = {w for w in stems if w == w.lower()}
+    cased = {}
+    for w in sorted(stems):  # (of two cased stems, "OTAN" and "Otan", the first in code-point order)
+        if w != w.lower() and w.lower() not in lower and len(w) > 1 and w.replace("-", "").isalpha():
+            cased.setdefault(w.lower(), w)
+    return cased
+
+
+def brand_forms(lang: str, n_words: int, work: Path, taken: list[str]) -> tuple[list[str], dict]:
+    """The brands and (ru) Latin names of the ``--brands`` route (module docstring) that ``taken`` lacks."""
+    token = json.loads((ROOT / "models" / "en" / "token.json").read_text(encoding="utf-8"))
+    spelled = {w: f for w, f in token["mixed"].items() if _BRAND.fullmatch(f)}
+    capital = {w: w.capitalize() for w in token["proper"]} if lang == "ru" else {}
+    upper = cased_stems(hunspell("en", work)) if lang == "ru" else {}
+    have = {line.split("\t")[0].lower() for line in taken}
+    words_of = [hunspell(other, work) for other in WORDS_OF[lang]]
+    small, inside = training_case(ROOT.parent / "shared" / "corpora" / TRAINING[lang]) if lang in TRAINING else ({}, {})
+    forms, seen = [], {"brands": 0, "latin_names": 0}
+    for word in frequent(lang, n_words):
+        if word in have or len(word) < 3 or not word.isascii() or not word.isalpha():
+            continue
+        form = spelled.get(word) or upper.get(word) or capital.get(word)
+        if form is None or len(form) < 4 and word in spelled or small.get(word, 0) > 0.1 * inside.get(word, 0):
+            continue
+        if any(dictionary.lookup(word) for dictionary in words_of):
+            continue
+        forms.append(form)
+        seen["brands" if word in spelled else "latin_names"] += 1
+    return forms, seen
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--lang", nargs="+", choices=["ru", *HUNSPELL], default=["ru"])
+    p.add_argument("--lang", nargs="+", choices=["ru", "es", "fr", "de", "vi"], default=["ru"])
     p.add_argument("--words", type=int, default=300000, help="the most frequent words of wordfreq's list read")
     p.add_argument("--share", type=float, default=0.8, help="the least share of proper-noun analyses")
     p.add_argument("--surname-share", type=float, default=0.1,
@@ -153,26 +200,44 @@ def main() -> None:
     p.add_argument("--work", type=Path, default=ROOT / "runs" / "hunspell", help="where the Debian packages go")
     args = p.parse_args()
     for lang in args.lang:
+        forms, seen, rules, sources = [], {}, [], []
         if lang == "ru":
             forms, seen = russian_forms(args.words, args.share, args.surname_share)
-            rule = (f"a word of the list all of whose pymorphy3 analyses are in the dictionary, at least {args.share} "
-                    "of them (by score) a proper noun (Name, Surn, Patr, Geox, Orgn, Trad), takes a capital; at "
-                    "least 0.95 an abbreviation of a place or organisation (Abbr with Geox or Orgn): all capitals; "
-                    f"at least {args.share} a given name or patronymic: a name; else at least {args.surname_share} "
-                    "a surname: a capital after a name only")
-            sources = [{"what": f"pymorphy3 {version('pymorphy3')} with pymorphy3-dicts-ru "
-                                f"{version('pymorphy3-dicts-ru')}: the OpenCorpora dictionary's analyses",
-                        "license": "CC BY-SA 3.0 (OpenCorpora data)"}]
-        else:
+            rules.append(f"a word of the list all of whose pymorphy3 analyses are in the dictionary, at least "
+                         f"{args.share} of them (by score) a proper noun (Name, Surn, Patr, Geox, Orgn, Trad), takes a "
+                         "capital; at least 0.95 an abbreviation of a place or organisation (Abbr with Geox or "
+                         f"Orgn): all capitals; at least {args.share} a given name or patronymic: a name; else at "
+                         f"least {args.surname_share} a surname: a capital after a name only")
+            sources.append({"what": f"pymorphy3 {version('pymorphy3')} with pymorphy3-dicts-ru "
+                                    f"{version('pymorphy3-dicts-ru')}: the OpenCorpora dictionary's analyses",
+                            "license": "CC BY-SA 3.0 (OpenCorpora data)"})
+        elif lang in ("es", "fr"):
             forms, seen = hunspell_forms(lang, args.words, args.work)
-            rule = ("a word of the list that the Hunspell dictionary has only as a stem with capitals and does not "
-                    "accept in small letters, written in small letters in the training text at most 0.1 times as "
-                    "often as with capitals inside a sentence")
-            sources = [{"what": f"Debian's {HUNSPELL[lang][0]} (Hunspell dictionary, read with spylls "
-                                f"{version('spylls')})", "license": "MPL-2.0"},
-                       {"what": f"{Path(TRAINING[lang]).name}: the case of each word in the training text",
-                        "license": "as the char model's card"}]
-        write(args, lang, forms, seen, rule, sources)
+            rules.append("a word of the list that the Hunspell dictionary has only as a stem with capitals and does "
+                         "not accept in small letters, written in small letters in the training text at most 0.1 "
+                         "times as often as with capitals inside a sentence")
+            sources.append({"what": f"Debian's {HUNSPELL[lang][0]} (Hunspell dictionary, read with spylls "
+                                    f"{version('spylls')})", "license": "MPL-2.0"})
+        brands, counted = brand_forms(lang, args.words, args.work, forms)
+        forms, seen = forms + brands, {**seen, **counted}
+        rules.append("a Latin word of the list that the en token card spells in mixed case (i or e and then a "
+                     "capital, or two capitals the first followed by small letters; four letters or more) takes "
+                     "that spelling"
+                     + (", else one of three letters or more that hunspell-en-us has only as a stem with capitals, "
+                        "or that the en token card's proper list holds, its capitals" if lang == "ru" else "")
+                     + "".join(f", unless hunspell {other} accepts it in small letters" for other in WORDS_OF[lang])
+                     + (" or the training text writes it in small letters more than 0.1 times as often as "
+                        "with capitals inside a sentence" if lang in TRAINING else ""))
+        sources.append({"what": "models/en/token.json: its mixed spellings" + (" and proper list" if lang == "ru"
+                                                                             else ""),
+                        "license": "as that card (counted from the en corpora)"})
+        if lang == "ru":
+            sources.append({"what": "Debian's hunspell-en-us (Hunspell dictionary from SCOWL, read with spylls)",
+                            "license": "SCOWL's (BSD-like, see the package's copyright file)"})
+        if lang in TRAINING:
+            sources.append({"what": f"{Path(TRAINING[lang]).name}: the case of each word in the training text",
+                            "license": "as the char model's card"})
+        write(args, lang, forms, seen, "; ".join(rules), sources)
 
 
 def write(args, lang: str, forms: list[str], seen: dict, rule: str, sources: list[dict]) -> None:
@@ -184,8 +249,8 @@ def write(args, lang: str, forms: list[str], seen: dict, rule: str, sources: lis
     card = {
         "name": "proper", "kind": "proper_case", "lang": lang, "file": "proper.txt.gz", "format": FORMAT,
         "forms": len(ProperCase(forms)), "counts": seen, "rule": rule,
-        "sources": [{"what": f"wordfreq {version('wordfreq')}: the {args.words} most frequent words of the large "
-                             f"{lang} list (Wikipedia, subtitles, news, books, web text)",
+        "sources": [{"what": f"wordfreq {version('wordfreq')}: the {args.words} most frequent words of the {lang} "
+                             "list (large, else best: Wikipedia, subtitles, news, books, web text)",
                      "license": "CC BY-SA 4.0 (data)"}, *sources],
         "command": "python scripts/build_proper_case.py " + shlex.join(sys.argv[1:]),
     }

@@ -21,19 +21,19 @@ from charrestore.proper_case import FORMAT, ProperCase
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 CAPS, SPACE = 1, 16
-PROPER = ProperCase(["NASA", "McDonald", "Путин", "США", "Paris", "Дмитрий\tname", "Песков\tafter-name"])
+PROPER = ProperCase(["NASA", "McDonald", "Путин", "США", "Paris", "Дмитрий\tname", "Песков\tafter-name", "iPad"])
 COMMA = 2
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(list("nasmcdoldpriтпуинсшадмрйеков-,'1 ")), max_size=40),
        st.lists(st.integers(0, 31), max_size=40))
-def test_only_capitals_are_added(chars, bits):
+def test_typed_capitals_stay_and_only_capitals_change(chars, bits):
     base = chars or ["a"]
     cls = np.resize(np.array(bits or [0], np.int64), len(base))
-    out = PROPER.apply(base, cls.copy(), CAPS, SPACE)
+    out = PROPER.apply(base, cls.copy(), CAPS, SPACE, typed=cls)
     assert np.array_equal(out & ~CAPS, cls & ~CAPS)  # every other feature as it was
-    assert np.all(out & CAPS >= cls & CAPS)  # no capital taken away
+    assert np.all(out & CAPS >= cls & CAPS)  # no typed capital taken away
     added = np.flatnonzero((out & CAPS) & ~(cls & CAPS))
     assert all(base[i].isalpha() for i in added)
 
@@ -70,7 +70,20 @@ def test_an_after_name_form_takes_its_capitals_only_straight_after_a_name():
     assert shown(["дмитрий", "песков"], {0: COMMA}) == "Дмитрий песков"  # a mark between them
     assert shown(["дмитрий,", "песков"]) == "Дмитрий, песков"  # typed
     assert shown(["путин", "песков"]) == "Путин песков"  # a listed form, but not a name
-    assert len(PROPER) == 7
+    assert len(PROPER) == 8
+
+
+def test_a_form_in_mixed_case_gives_up_the_models_capitals_it_lacks_but_not_a_typed_one():
+    proper = ProperCase(["iPhone", "YouTube", "d'Artagnan"])
+    for word, typed, want in [("iphone", 0, "iPhone"), ("iphone", CAPS, "IPhone"), ("youtube", 0, "YouTube"),
+                              ("d'artagnan", 0, "D'Artagnan")]:
+        base = list(word)
+        cls = np.zeros(len(base), np.int64)
+        cls[:2] = CAPS  # the model's capitals (a sentence's first word, a German noun; "YOutube")
+        typed_cls = np.zeros(len(base), np.int64)
+        typed_cls[0] = typed
+        out = proper.apply(base, cls, CAPS, SPACE, typed_cls)
+        assert "".join(g.upper() if c & CAPS else g for g, c in zip(base, out)) == want
 
 
 def test_the_parts_of_a_compound_the_list_lacks_are_looked_up_alone():

@@ -201,7 +201,7 @@ export class CharEngine {
     let cls = this.sentenceCase(read, await this.decode(gids, states, endMark, enforce, forced, fixed), marks);
     cls = unread.any ? unread.back(cls) : cls;
     cls = cls.map((c, i) => c | (kept[i] & caps));
-    if (this.proper && caps) cls = this.proper.apply(base, cls, caps, this.space); // proper_case.js
+    if (this.proper && caps) cls = this.proper.apply(base, cls, caps, this.space, kept); // proper_case.js
     if (this.pack.abbreviations.size && caps) cls = this.abbreviationCase(base, cls, kept);
     if (caps && kept.some((c) => c & caps)) cls = this.typedMixedCase(base, cls, kept);
     if (frozen && caps) cls = cls.map((c, i) => (frozen.inside[i] ? (c & ~caps) | (given[i] & caps) : c));

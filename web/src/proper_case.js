@@ -44,8 +44,9 @@ export class ProperCase {
   }
 
   /** ``cls`` with the CAPS bit added to the capitals of every listed word: the letters between the spaces that
-   * ``cls`` gives, without the graphemes other than letters at the word's two ends. */
-  apply(base, cls, caps, space) {
+   * ``cls`` gives, without the graphemes other than letters at the word's two ends. A form in mixed case also takes
+   * off the capitals it lacks ("YOuTube", "Iphone"; proper_case.py) where ``typed`` (the input's classes) has none. */
+  apply(base, cls, caps, space, typed = null) {
     if (!this.forms.size || !caps || !base.length) return cls;
     const cuts = [];
     cls.forEach((c, i) => c & space && cuts.push(i + 1));
@@ -64,7 +65,14 @@ export class ProperCase {
       }
       const whole = e - s > 1 ? this.capitals(word, afterName) : null;
       for (const [a, b, positions] of whole ? [[s, e, whole]] : this.parts(base, s, e)) {
-        if (positions?.length && positions[positions.length - 1] < b - a) positions.forEach((k) => (cls[a + k] |= caps));
+        if (positions?.length && positions[positions.length - 1] < b - a) {
+          positions.forEach((k) => (cls[a + k] |= caps));
+          if (positions[positions.length - 1] > 0 && positions.length < b - a) { // mixed: "YouTube", "iPhone"
+            for (let k = positions[0] === 1 ? 0 : 1; k < b - a; k++) {
+              if (!positions.includes(k) && !(typed && typed[a + k] & caps)) cls[a + k] &= ~caps;
+            }
+          }
+        }
       }
     });
     return cls;
