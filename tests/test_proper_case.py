@@ -142,3 +142,12 @@ def test_the_shipped_russian_list_writes_modern_names_and_acronyms():
     assert "Москве" in out
     out = Restorer(lang="ru", spaces="keep")("об этом сообщил дмитрий песков когда мы шли мимо песков и болот")
     assert "Дмитрий Песков" in out and "песков" in out  # a surname after a name, the sand elsewhere
+
+
+@pytest.mark.parametrize("lang", ["de", "es", "fr", "ru", "vi"])
+def test_every_shipped_list_writes_brands_in_their_mixed_case(lang):
+    if not (models_dir() / lang / "proper.json").is_file():
+        pytest.skip(f"no shipped {lang} list of proper forms")
+    out = Restorer(lang=lang, spaces="keep")("das iphone und youtube" if lang == "de" else "iphone youtube")
+    words = out.replace(",", " ").replace(".", " ").split()
+    assert "iPhone" in words and "YouTube" in words, out
