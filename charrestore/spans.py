@@ -36,6 +36,7 @@ _URL_TAIL = rf"""[^{_NOT_URL}]*[^{_NOT_URL}.,;:!?)\]}}'’]"""
 EMOJI_CHAR = r"[\p{Extended_Pictographic}\p{Regional_Indicator}]"  # what starts an emoji grapheme
 EMOJI = rf"(?={EMOJI_CHAR})\X"  # one emoji grapheme (with its modifiers and joiners)
 _CURRENCY = "$€£¥"  # signs a number may start with; when restored spaces meet one after a letter, a word starts
+_AFTER = "%‰€"  # signs a number may end with; a word starts after one ("25%in", "10€for"), and before its number
 _EXT = "py|js|ts|json|txt|md|csv|tsv|html|css|cpp|hpp|java|rs|go|sh|yml|yaml|toml|pdf|png|jpe?g|gif|zip|exe|log|ipynb"
 _ALTERNATIVES = rf"""
     (?P<email>(?<![\p{{L}}\p{{N}}._%+-])[\p{{L}}\p{{N}}._%+-]+@[\p{{L}}\p{{N}}-]+(?:\.[\p{{L}}\p{{N}}-]+)*\.\p{{L}}{{2,}}(?!{_W}))
@@ -49,9 +50,9 @@ _ALTERNATIVES = rf"""
   | (?P<hashtag>\#{_NAME})
   | (?P<cashtag>\$[A-Za-z]{{1,6}}(?![\p{{L}}\p{{N}}]))
   | (?P<number>(?:[{_CURRENCY}]|(?<![\p{{L}}\p{{N}}.])[vV](?=\d)|(?<![\p{{N}}.,]))
-      \d+(?:[.,:/]\d+)+(?:%|(?:am|pm|AM|PM|k|K|M|km|kg|MB|GB|mb|gb|x)(?!\p{{L}}))?
-      | (?:[{_CURRENCY}]|(?<![\p{{L}}\p{{N}}.,]))\d+(?:%|(?:am|pm|AM|PM|k|K|M|km|kg|MB|GB|mb|gb|x|st|nd|rd|th)(?!\p{{L}}))
-      | [{_CURRENCY}]\d+)
+      \d+(?:[.,:/]\d+)+(?:[{_AFTER}]|(?:am|pm|AM|PM|k|K|M|km|kg|MB|GB|mb|gb|x)(?!\p{{L}}))?
+      | (?:[{_CURRENCY}]|(?<![\p{{L}}\p{{N}}.,]))\d+(?:[{_AFTER}]|(?:am|pm|AM|PM|k|K|M|km|kg|MB|GB|mb|gb|x|st|nd|rd|th)(?!\p{{L}}))
+      | (?<=\p{{L}})\d+[{_AFTER}] | [{_CURRENCY}]\d+)
   | (?P<emoji>(?:{EMOJI})+)
 """
 # Inside a run of letters no span starts (each alternative starts after a boundary or at a symbol or digit) but
@@ -215,6 +216,11 @@ def base_spans(text: str, base: list[str], pack: LanguagePack) -> list[tuple[int
     return out
 
 
+def _cased(g: str) -> bool:
+    """Whether a grapheme starts with a letter of a cased script (Latin, Cyrillic: not Hangul, Han or Thai)."""
+    return g[:1].lower() != g[:1].upper()
+
+
 def protect(base: list[str], spans: list[tuple[int, int, str]], spaced: np.ndarray | None = None) -> Protected | None:
     """The masks of spans over ``base`` (None when there are none); ``spaced``: where the input had a space after a
     grapheme (a span's boundary typed with one stays one when spaces are restored: "and @jo"; not an emoji's)."""
@@ -231,14 +237,16 @@ def protect(base: list[str], spans: list[tuple[int, int, str]], spaced: np.ndarr
             edges[s - 1] |= base[s - 1][:1].isalnum() and base[s][:1].isalnum()
         elif kind in _TAGS and s > 0:
             edges[s - 1] |= base[s - 1][:1].isalnum()
-        elif kind == "number" and s > 0:  # "cost$100": a price's currency sign starts a word
-            edges[s - 1] |= base[s - 1][:1].isalpha() and base[s] in _CURRENCY
+        elif kind == "number" and s > 0:  # "cost$100", "by25%": a price's or a share's number starts a word
+            edges[s - 1] |= base[s - 1][:1].isalpha() and (base[s] in _CURRENCY or base[e - 1] in _AFTER
+                                                          and _cased(base[s - 1]))
         if kind in _WORDS and e < n:
             edges[e - 1] |= base[e - 1][:1].isalnum() and base[e][:1].isalnum()
         elif kind in _TAGS and e < n:  # a tag ends where the text typed it to ("#tbt and")
             edges[e - 1] |= base[e][:1].isalnum()
         elif kind == "number" and e < n:  # "v2.0.1fixes": a unit would be in the span ("9:30am"), so a word starts
-            edges[e - 1] |= base[e - 1][:1].isdigit() and base[e][:1].isalpha()
+            # (in a cased script: a Korean particle is part of the word, "2.5%로")
+            edges[e - 1] |= (base[e - 1][:1].isdigit() or base[e - 1] in _AFTER) and _cased(base[e])
     closed, trailing = joined.copy(), False
     for s, e, kind in reversed(spans):
         if kind not in TRAILING or e != n:  # spaces between the spans are no base graphemes

@@ -257,6 +257,26 @@ def test_a_tag_or_mention_is_a_word_of_its_own_when_spaces_are_restored(lang, en
     assert regex.search(r"\w,? #", out), out
 
 
+@pytest.mark.parametrize("lang, engine", [("en", "pipeline"), ("en", "char"), ("de", "char"), ("ru", "char")])
+def test_a_share_or_a_price_is_a_word_of_its_own_in_unspaced_text(lang, engine):
+    """A number glued to the letters around it, with a sign after it ("25%", "10€"), stands apart: "rose by25%in"
+    came back "rose by 25%in" (the segmenter keeps a sign glued to what follows), and nothing else changes."""
+    restorer = Restorer(lang=lang, engine=engine, spaces="restore")
+    for text, number in [("pricesroseby25%inoctober", "25%"), ("itcosts10€tomorrow", "10€")]:
+        out = restorer(text)
+        assert regex.search(rf"\w,? {number},? \w", out), out
+        assert base_text(out, load_pack(lang)) == base_text(text, load_pack(lang))
+    assert [(s.kind, s.text) for s in find("by25%in 3,5%x 10€for")] == [
+        ("number", "25%"), ("number", "3,5%"), ("number", "10€")]
+
+
+def test_a_korean_particle_stays_on_its_number():
+    """In a script without case a word may go on after a number ("2.5%로", "2.5로": a particle), so no word starts
+    there (ko gave "2.5 로" and, with the rule above, "25% 로")."""
+    out = Restorer(lang="ko", spaces="restore")("정부는올해경제성장률을2.5%로전망했고실업률은3.5로봤다")
+    assert "2.5%로" in out and "3.5로" in out, out
+
+
 def test_a_tag_never_starts_with_a_combining_mark():
     """Found by scripts/fuzz.py: in "C#\u05bc#O" the mark belongs to the "#"; taken as a hashtag, --hashtags split
     dropped the "#" and left the mark alone after a space, changing the base text."""

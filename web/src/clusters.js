@@ -32,6 +32,11 @@ export const startsAlnum = (s) => FIRST_ALNUM.test(s); // s[:1].isalnum()
 export const startsAlpha = (s) => FIRST_ALPHA.test(s); // s[:1].isalpha()
 export const startsDigit = (s) => FIRST_DIGIT.test(s); // s[:1].isdigit()
 export const isDigits = (s) => ALL_DIGITS.test(s); // str.isdigit()
+/** s[:1].lower() != s[:1].upper(): a letter of a cased script (Latin, Cyrillic; not Hangul, Han or Thai). */
+export const startsCased = (s) => {
+  const c = s ? String.fromCodePoint(s.codePointAt(0)) : "";
+  return c.toLowerCase() !== c.toUpperCase();
+};
 
 function cached(fn) {
   const memo = new Map();

@@ -6,7 +6,7 @@
  * becomes an emoji with its extenders. Offsets are UTF-16 code units throughout the port.
  */
 
-import { caseSplit, graphemes, isSpace, PY_SPACE, startsAlnum, startsAlpha, startsDigit } from "./clusters.js";
+import { caseSplit, graphemes, isSpace, PY_SPACE, startsAlnum, startsAlpha, startsCased, startsDigit } from "./clusters.js";
 
 const anyCase = (s) => s.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
 const WC = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\u200c\\u200d"; // Python regex's \w, inside a class
@@ -23,6 +23,7 @@ const EMOJI_CHAR = "[\\p{Extended_Pictographic}\\p{Regional_Indicator}]";
 // one emoji grapheme: its first character with the extenders, joiners and modifiers that \X would take along
 export const EMOJI = `${EMOJI_CHAR}(?:[\\p{Grapheme_Extend}\\p{Emoji_Modifier}\\u200d\\u{E0020}-\\u{E007F}]|(?<=\\u200d)\\p{Extended_Pictographic})*`;
 const CURRENCY = "$€£¥";
+const AFTER = "%‰€"; // signs a number may end with; a word starts after one ("25%in"), and before its number
 const EXT = "py|js|ts|json|txt|md|csv|tsv|html|css|cpp|hpp|java|rs|go|sh|yml|yaml|toml|pdf|png|jpe?g|gif|zip|exe|log|ipynb";
 const D = "\\p{Nd}";
 const UNITS = "am|pm|AM|PM|k|K|M|km|kg|MB|GB|mb|gb|x";
@@ -39,8 +40,8 @@ const ALTERNATIVES = [
   `(?<mention>@${NAME})`,
   `(?<hashtag>#${NAME})`,
   `(?<cashtag>\\$[A-Za-z]{1,6}(?![\\p{L}\\p{N}]))`,
-  `(?<number>(?:[${CURRENCY}]|(?<![\\p{L}\\p{N}.])[vV](?=${D})|(?<![\\p{N}.,]))${D}+(?:[.,:/]${D}+)+(?:%|(?:${UNITS})(?!\\p{L}))?` +
-    `|(?:[${CURRENCY}]|(?<![\\p{L}\\p{N}.,]))${D}+(?:%|(?:${UNITS}|st|nd|rd|th)(?!\\p{L}))|[${CURRENCY}]${D}+)`,
+  `(?<number>(?:[${CURRENCY}]|(?<![\\p{L}\\p{N}.])[vV](?=${D})|(?<![\\p{N}.,]))${D}+(?:[.,:/]${D}+)+(?:[${AFTER}]|(?:${UNITS})(?!\\p{L}))?` +
+    `|(?:[${CURRENCY}]|(?<![\\p{L}\\p{N}.,]))${D}+(?:[${AFTER}]|(?:${UNITS}|st|nd|rd|th)(?!\\p{L}))|(?<=\\p{L})${D}+[${AFTER}]|[${CURRENCY}]${D}+)`,
   `(?<emoji>(?:${EMOJI})+)`,
 ];
 // inside a run of letters no span starts but a URL scheme or "www.": the gate skips those positions at once
@@ -184,15 +185,17 @@ export function protect(base, spans, spaced = null) {
       edges[s - 1] |= startsAlnum(base[s - 1]) && startsAlnum(base[s]);
     } else if (TAGS.has(kind) && s > 0) { // "love#tbt": a tag's "#" or "$" starts a word
       edges[s - 1] |= startsAlnum(base[s - 1]);
-    } else if (kind === "number" && s > 0) { // "cost$100": a price's currency sign starts a word
-      edges[s - 1] |= startsAlpha(base[s - 1]) && CURRENCY.includes(base[s]);
+    } else if (kind === "number" && s > 0) { // "cost$100", "by25%": a price's or a share's number starts a word
+      edges[s - 1] |= startsAlpha(base[s - 1]) && (CURRENCY.includes(base[s]) || AFTER.includes(base[e - 1])
+        && startsCased(base[s - 1]));
     }
     if (WORDS.has(kind) && e < n) {
       edges[e - 1] |= startsAlnum(base[e - 1]) && startsAlnum(base[e]);
     } else if (TAGS.has(kind) && e < n) { // a tag ends where the text typed it to ("#tbt and")
       edges[e - 1] |= startsAlnum(base[e]);
     } else if (kind === "number" && e < n) { // "v2.0.1fixes": a unit would be in the span, so a word starts
-      edges[e - 1] |= startsDigit(base[e - 1]) && startsAlpha(base[e]);
+      // (in a cased script: a Korean particle is part of the word, "2.5%로")
+      edges[e - 1] |= (startsDigit(base[e - 1]) || AFTER.includes(base[e - 1])) && startsCased(base[e]);
     }
   }
   const closed = joined.slice();
