@@ -221,10 +221,60 @@ def _cased(g: str) -> bool:
     return g[:1].lower() != g[:1].upper()
 
 
+# Brackets and quotes glued to the words around them ("5pm(or6)ok", 'the book"dune"is'): a word starts before an
+# opening one and after a closing one. "„" and a bracket know their side; a quote mark opens, or closes the quote
+# open before it (“…” in English, „…“ in German, «…» in French, »…« in German books).
+_OPENS, _CLOSES, _QUOTES = "([{„", ")]}", '"“”«»‹›„'
+_BRACKET = regex.compile(f"[{regex.escape(_OPENS + _CLOSES + _QUOTES)}]")
+
+
+def bracket_sides(base: list[str]) -> dict[int, bool]:
+    """Each bracket or quote of ``base`` (its grapheme index) -> whether it opens (False: it closes); the quote
+    marks pair up left to right.
+
+    >>> bracket_sides(list('„a“(b)"c"'))
+    {0: True, 2: False, 3: True, 5: False, 6: True, 8: False}
+    """
+    text = "".join(base)
+    if not _BRACKET.search(text):
+        return {}
+    at, out, quoted = _offsets(base), {}, False
+    for m in _BRACKET.finditer(text):
+        k, c = int(np.searchsorted(at, m.start(), "right")) - 1, m.group()
+        if at[k] != m.start() or len(base[k]) > 1:
+            continue  # inside a grapheme, or one that a combining mark makes another character
+        out[k] = c in _OPENS if c not in _QUOTES or c == "„" else not quoted
+        if c in _QUOTES:
+            quoted = out[k]
+    return out
+
+
+def bracket_edges(base: list[str], sides: dict[int, bool] | None = None) -> np.ndarray | None:
+    """Where a space goes after a grapheme when spaces are restored: before an opening bracket or quote and after a
+    closing one (``sides``, default: ``bracket_sides(base)``), where a letter of a cased script touches it (a
+    Korean particle stays on its bracket: "(...)는") or another bracket opens ('"Dune"(1965)'); None when there
+    are none.
+
+    >>> base = list('by5pm(or6)ok"dune"is')
+    >>> "".join(g + " " * int(e) for g, e in zip(base, bracket_edges(base)))
+    'by5pm (or6) ok "dune" is'
+    """
+    sides = bracket_sides(base) if sides is None else sides
+    edges, n = np.zeros(len(base), bool), len(base)
+    for k, opening in sides.items():
+        if opening and 0 < k < n - 1:  # (a bracket with nothing inside it at the end is no word)
+            edges[k - 1] |= _cased(base[k - 1]) or sides.get(k - 1) is False
+        elif not opening and 0 < k < n - 1:
+            edges[k] |= _cased(base[k + 1]) or sides.get(k + 1) is True
+    return edges if edges.any() else None
+
+
 def protect(base: list[str], spans: list[tuple[int, int, str]], spaced: np.ndarray | None = None) -> Protected | None:
-    """The masks of spans over ``base`` (None when there are none); ``spaced``: where the input had a space after a
-    grapheme (a span's boundary typed with one stays one when spaces are restored: "and @jo"; not an emoji's)."""
-    if not spans:
+    """The masks of spans over ``base`` (None when there are none, nor brackets glued to words); ``spaced``: where
+    the input had a space after a grapheme (a span's boundary typed with one stays one when spaces are restored:
+    "and @jo"; not an emoji's)."""
+    brackets = bracket_edges(base)
+    if not spans and brackets is None:
         return None
     n = len(base)
     inside, joined, edges = np.zeros(n, bool), np.zeros(n, bool), np.zeros(n, bool)
@@ -247,6 +297,8 @@ def protect(base: list[str], spans: list[tuple[int, int, str]], spaced: np.ndarr
         elif kind == "number" and e < n:  # "v2.0.1fixes": a unit would be in the span ("9:30am"), so a word starts
             # (in a cased script: a Korean particle is part of the word, "2.5%로")
             edges[e - 1] |= (base[e - 1][:1].isdigit() or base[e - 1] in _AFTER) and _cased(base[e])
+    if brackets is not None:  # (not inside a span: "print()", a URL's brackets)
+        edges |= brackets & ~joined
     closed, trailing = joined.copy(), False
     for s, e, kind in reversed(spans):
         if kind not in TRAILING or e != n:  # spaces between the spans are no base graphemes

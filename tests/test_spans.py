@@ -285,3 +285,15 @@ def test_a_tag_never_starts_with_a_combining_mark():
     text = "C#\u05bc#O and #abc"
     out = Restorer(lang="en", engine="pipeline", spaces="keep", hashtags="split")(text)
     assert base_text(out, en).replace("#", "") == base_text(text, en).replace("#", "")
+
+
+@pytest.mark.parametrize("lang, engine", [("en", "pipeline"), ("en", "char"), ("de", "char"), ("ru", "char")])
+def test_brackets_and_quotes_glued_to_words_stand_apart_when_spaces_are_restored(lang, engine):
+    """A word starts before an opening bracket or quote and after a closing one ("5pm(or6)ok" came back "5 pm(or. 6)Ok",
+    German "„Hallo“und" as "„Hallo “und"): the quotes pair up, so '"' and German "“" may close."""
+    restorer = Restorer(lang=lang, engine=engine, spaces="restore")
+    for text in ['meetmeat5pm(or6)ok', 'thebook"dune"isgreat', 'ersagte„hallo“undging']:
+        out = restorer(text)
+        assert regex.search(r'\w[,.]? [(„"]\w.*\w[)“"][,.]? \w', out), out
+        assert base_text(out, load_pack(lang)) == base_text(text, load_pack(lang))
+    assert "(大韓民國)은" in Restorer(lang="ko", spaces="restore")("대한민국(大韓民國)은동아시아에있다")

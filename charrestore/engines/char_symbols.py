@@ -21,7 +21,7 @@ import unicodedata
 import numpy as np
 
 from ..packs import SPACE, LanguagePack
-from ..spans import Protected
+from ..spans import Protected, bracket_sides
 from .char_input import BY_WEIGHT, HAS_SPACE, NO_SPACE, WEIGHT
 from .symbols import Symbols
 
@@ -73,9 +73,13 @@ class Unread:
         if not self.any or not len(self.vis):
             return
         ends_at = np.cumsum([len(g) for g in base])  # where each grapheme ends in "".join(base)
+        sides = bracket_sides(base)  # which quote opens and which closes ("„…“", '"…"')
         gap_ends = set(np.searchsorted(ends_at, symbols.cuts("".join(base))).tolist()) if not keep else set()
         # runs: unread graphemes with no space between them ("fun😀 (yes)" has two)
         glue = np.concatenate([hidden[:-1] & hidden[1:] & (self.given[:-1] & self.space == 0), [False]])  # run on
+        for k, opening in sides.items():  # a closing quote before an opening bracket: two runs ('"Dune" (1965)')
+            if not opening and sides.get(k + 1) is True:
+                glue[k] = False
         starts = np.flatnonzero(hidden & ~np.concatenate([[False], glue[:-1]]))
         ends = np.flatnonzero(hidden & ~glue) + 1
         for s, e in zip(starts.tolist(), ends.tolist()):
@@ -86,8 +90,9 @@ class Unread:
             k = int(np.searchsorted(self.vis, s - 1))
             typed = sum(pack.bit(m) for m in set(pack.map.get(base[e - 1], "")) if m in pack.marks)
             typed |= self.given[e - 1] & self.mark_bits
-            opens = unicodedata.category(base[s][0]) in _OPENS
-            closes = all(unicodedata.category(g[0]) in _CLOSES or g in _QUOTES for g in base[s:e])
+            opens = sides.get(s, unicodedata.category(base[s][0]) in _OPENS)
+            closes = all(not sides[i] if i in sides else unicodedata.category(base[i][0]) in _CLOSES
+                         or base[i] in _QUOTES for i in range(s, e))
             glued = not self.given[s - 1] & self.space
             if e == self.n:
                 self.last_run = glued and closes and not typed

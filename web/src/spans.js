@@ -168,11 +168,47 @@ export function baseSpans(text, base, pack) {
   return out;
 }
 
+// Brackets and quotes glued to the words around them ("5pm(or6)ok"): a word starts before an opening one and after a
+// closing one. "„" and a bracket know their side; a quote mark opens, or closes the quote open before it (spans.py).
+const OPENS = "([{„";
+const CLOSES = ")]}";
+const QUOTES = '"“”«»‹›„';
+
+/** Each bracket or quote of ``base`` (its grapheme index) -> whether it opens; the quote marks pair up. */
+export function bracketSides(base) {
+  const out = new Map();
+  let quoted = false;
+  base.forEach((g, k) => {
+    if (g.length !== 1 || !(OPENS.includes(g) || CLOSES.includes(g) || QUOTES.includes(g))) return;
+    const opening = QUOTES.includes(g) && g !== "„" ? !quoted : OPENS.includes(g);
+    out.set(k, opening);
+    if (QUOTES.includes(g)) quoted = opening;
+  });
+  return out;
+}
+
+/** Where a space goes after a grapheme when spaces are restored: before an opening bracket or quote and after a
+ * closing one, where a letter of a cased script touches it or another bracket opens; null when there are none. */
+export function bracketEdges(base) {
+  const edges = new Uint8Array(base.length);
+  let any = false;
+  const sides = bracketSides(base);
+  for (const [k, opening] of sides) {
+    if (k === 0 || k === base.length - 1) continue; // (a bracket at an end is no word's)
+    if (opening && (startsCased(base[k - 1]) || sides.get(k - 1) === false)) edges[k - 1] = any = 1;
+    else if (!opening && (startsCased(base[k + 1]) || sides.get(k + 1) === true)) {
+      edges[k] = any = 1;
+    }
+  }
+  return any ? edges : null;
+}
+
 /** The masks of spans over ``base`` (null when there are none): ``inside`` a span, ``joined`` (no space after),
  * ``closed`` (no mark after but the given ones), ``edges`` (a space after it when spaces are restored), and
  * ``trailing`` (the document ends in a block of tags, mentions, URLs or emoji). */
 export function protect(base, spans, spaced = null) {
-  if (!spans.length) return null;
+  const brackets = bracketEdges(base);
+  if (!spans.length && !brackets) return null;
   let n = base.length;
   const inside = new Uint8Array(n);
   const joined = new Uint8Array(n);
@@ -198,6 +234,7 @@ export function protect(base, spans, spaced = null) {
       edges[e - 1] |= (startsDigit(base[e - 1]) || AFTER.includes(base[e - 1])) && startsCased(base[e]);
     }
   }
+  if (brackets) brackets.forEach((v, i) => v && !joined[i] && (edges[i] = 1)); // (not inside a span: "print()")
   const closed = joined.slice();
   let trailing = false;
   for (let k = spans.length - 1; k >= 0; k--) {

@@ -9,7 +9,7 @@
 import { startsAlnum } from "./clusters.js";
 import { BY_WEIGHT, HAS_SPACE, NO_SPACE, WEIGHT } from "./input.js";
 import { SPACE } from "./pack.js";
-import { EMOJI, offsets, searchSorted } from "./spans.js";
+import { bracketSides, EMOJI, offsets, searchSorted } from "./spans.js";
 
 const escape = (s) => s.replace(/[\\\]\[^\-]/g, "\\$&");
 
@@ -67,6 +67,7 @@ export class Unread {
     if (!this.any || !this.vis.length) return;
     const endsAt = offsets(base);
     const gapEnds = new Set(keep ? [] : gaps(base.join("")).map((p) => searchSorted(endsAt, p) - 1));
+    this.sides = bracketSides(base); // which quote opens and which closes ("„…“", '"…"')
     const g = this.given;
     for (let s = 0; s < this.n; ) { // runs: unread graphemes with no space between them
       if (!hidden[s]) {
@@ -74,7 +75,9 @@ export class Unread {
         continue;
       }
       let e = s + 1;
-      while (e < this.n && hidden[e] && !(g[e - 1] & this.space)) e++;
+      // (a closing quote before an opening bracket: two runs, '"Dune" (1965)')
+      while (e < this.n && hidden[e] && !(g[e - 1] & this.space)
+        && !(this.sides.get(e - 1) === false && this.sides.get(e) === true)) e++;
       this.run(base, pack, hidden, s, e, gapEnds);
       s = e;
     }
@@ -90,8 +93,9 @@ export class Unread {
     let typed = 0;
     for (const m of new Set(pack.map[base[e - 1]] ?? "")) if (pack.marks.includes(m)) typed |= pack.bit(m);
     typed |= g[e - 1] & this.markBits;
-    const opens = OPENS.test(base[s]);
-    const closes = base.slice(s, e).every((x) => CLOSES.test(x));
+    const opens = this.sides.has(s) ? this.sides.get(s) : OPENS.test(base[s]);
+    let closes = true;
+    for (let i = s; i < e; i++) closes &&= this.sides.has(i) ? !this.sides.get(i) : CLOSES.test(base[i]);
     const glued = !(g[s - 1] & this.space);
     if (e === this.n) this.lastRun = glued && closes && !typed;
     if (opens || (!glued && !typed)) return; // the word before keeps what the model gives it
