@@ -10,8 +10,8 @@ given name or patronymic of the list (a ``name`` line, "Дмитрий Песк�
 It only adds capitals: the model's own ("Иван", a sentence's first letter) and the input's stay, but for a form in
 mixed case, whose letters after the first take its case ("YOuTube" -> "YouTube"), and whose first letter gives up
 the model's capital where the form has a small one before a capital ("Iphone" -> "iPhone"); a capital the input
-typed always stays. A protected span (an address, a hashtag) keeps its case, as it does
-without the list. (The pipeline's token model has its own names lexicon: training/proper.py.)
+typed always stays. A protected span (an address, a hashtag) keeps its case, as it does without the list. (The
+pipeline's token model has its own names lexicon: training/proper.py.)
 
 >>> proper = ProperCase(["Путин", "США", "McDonald", "ONU"])
 >>> proper.capitals("сша"), proper.capitals("путин"), proper.capitals("mcdonald"), proper.capitals("мир")

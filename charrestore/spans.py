@@ -249,17 +249,16 @@ def bracket_sides(base: list[str]) -> dict[int, bool]:
     return out
 
 
-def bracket_edges(base: list[str], sides: dict[int, bool] | None = None) -> np.ndarray | None:
+def bracket_edges(base: list[str]) -> np.ndarray | None:
     """Where a space goes after a grapheme when spaces are restored: before an opening bracket or quote and after a
-    closing one (``sides``, default: ``bracket_sides(base)``), where a letter of a cased script touches it (a
-    Korean particle stays on its bracket: "(...)는") or another bracket opens ('"Dune"(1965)'); None when there
-    are none.
+    closing one (``bracket_sides``), where a letter of a cased script touches it (a Korean particle stays on its
+    bracket: "(...)는") or another bracket opens ('"Dune"(1965)'); None when there are none.
 
     >>> base = list('by5pm(or6)ok"dune"is')
     >>> "".join(g + " " * int(e) for g, e in zip(base, bracket_edges(base)))
     'by5pm (or6) ok "dune" is'
     """
-    sides = bracket_sides(base) if sides is None else sides
+    sides = bracket_sides(base)
     edges, n = np.zeros(len(base), bool), len(base)
     for k, opening in sides.items():
         if opening and 0 < k < n - 1:  # (a bracket with nothing inside it at the end is no word)
