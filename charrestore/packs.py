@@ -42,6 +42,7 @@ class LanguagePack:
     pairs: dict[str, str] = field(default_factory=dict)  # opening mark -> the sentence-final mark that closes its span
     space_before: dict[str, str] = field(default_factory=dict)  # mark -> the space its typography puts before it
     abbreviations: frozenset[str] = frozenset()  # typed with their marks: keep the input's case, end no sentence
+    units: dict[str, str] = field(default_factory=dict)  # unit symbols after a number: "kg" -> "kg" (units.py)
     scripts: tuple[str, ...] = ()  # the Unicode scripts the language writes: a word typed in another is kept (spans.py)
 
     @property
@@ -164,6 +165,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         pairs={o: c for o, c in data.get("pairs", {}).items() if c in marks},
         space_before=dict(data.get("space_before", {})),
         abbreviations=frozenset(base_form(w, marks) for w in data.get("abbreviations", ())),
+        units={u.lower(): u for u in data.get("units", ())},
         scripts=tuple(data.get("scripts", ())),
     )
 

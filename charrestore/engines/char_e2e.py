@@ -19,6 +19,7 @@ from ..clusters import upper_of
 from ..codec import spans_with
 from ..packs import CAPS, SPACE, LanguagePack
 from ..spans import typed_spaces
+from ..units import unit_case
 from .base import Engine, EngineOptions
 from .char_digits import inside_digits, number_gaps
 from .char_pairs import Pairing
@@ -386,6 +387,7 @@ class CharEngine(Engine):
         cls = self.proper_case(base, (unread.back(cls) if unread.any else cls) | (kept & self.caps_bit), kept)
         if self.pack.abbreviations and self.caps_bit:
             cls = self.abbreviation_case(base, cls, kept)
+        cls = unit_case(base, cls, self.pack.units, self.caps_bit, self.space_bit, self.mark_bits, kept)
         if self.caps_bit and (kept & self.caps_bit).any():
             cls = self.typed_mixed_case(base, cls, kept)
         if frozen is not None and self.caps_bit:

@@ -24,6 +24,7 @@ from ..codec import parse, spans_with
 from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
 from ..spans import TRAILING, spoken, typed_spaces
+from ..units import unit_case
 from .base import Engine, EngineOptions
 from .symbols import Symbols
 from .token import TokenModel
@@ -217,6 +218,7 @@ class PipelineEngine(Engine):
         if caps.any():  # a word the input capitalized keeps exactly the input's case
             mixed = np.repeat(spans_with(caps, starts, ends), ends - starts)
             classes = np.where(mixed, (classes & ~self.caps_bit) | caps, classes)
+        classes = unit_case(base, classes, self.pack.units, self.caps_bit, self.space_bit, self.mark_bits, kept)
         if frozen is not None:
             classes = np.where(frozen.closed, (classes & ~self.mark_bits) | marks, classes)
             classes = np.where(frozen.inside, (classes & ~self.caps_bit) | (own & self.caps_bit), classes)

@@ -15,6 +15,7 @@ import {
 import { SPACE } from "./pack.js";
 import { forSegmenter, offsets, searchSorted } from "./spans.js";
 import { symbolGaps, Unread } from "./unread.js";
+import { unitCase } from "./units.js";
 
 const BATCH = 32; // windows per ONNX call (the output never depends on it)
 
@@ -203,6 +204,7 @@ export class CharEngine {
     cls = cls.map((c, i) => c | (kept[i] & caps));
     if (this.proper && caps) cls = this.proper.apply(base, cls, caps, this.space, kept); // proper_case.js
     if (this.pack.abbreviations.size && caps) cls = this.abbreviationCase(base, cls, kept);
+    cls = unitCase(base, cls, this.pack.units, caps, this.space, this.pack.markBits, kept); // units.js
     if (caps && kept.some((c) => c & caps)) cls = this.typedMixedCase(base, cls, kept);
     if (frozen && caps) cls = cls.map((c, i) => (frozen.inside[i] ? (c & ~caps) | (given[i] & caps) : c));
     return cls;

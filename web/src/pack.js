@@ -27,6 +27,8 @@ export class LanguagePack {
     this.abbreviations = new Set((data.abbreviations ?? []).map((w) => [...w.toLowerCase()]
       .filter((c) => !this.marks.includes(c)).join("")));
     this.scripts = data.scripts ?? []; // the Unicode scripts the language writes (spans.js: foreignWords)
+    // unit symbols after a number: small letters -> spelling (units.js)
+    this.units = new Map((data.units ?? []).map((u) => [u.toLowerCase(), u]));
     this.nClasses = 1 << this.features.length;
     this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);
     this.openingBits = this.opening.reduce((s, m) => s | this.bit(m), 0);
