@@ -29,3 +29,12 @@ def test_what_the_input_typed_stays():
     assert "3 KG" in restorer("i saw 3 KG of it")  # typed capitals
     assert "3. kg" in restorer("it was 3. kg of it")  # a typed mark
     assert EN.units["kw"] == "kW" and "kg" not in load_pack("ru").units  # a pack without the list has none
+
+
+@pytest.mark.parametrize("lang, text, want", [("de", "es ist nur 3 kg schwer und hat 5 kw", ["3 kg", "5 kW"]),
+                                              ("es", "pesa 3 kg y tiene 5 kw", ["3 kg", "5 kW"]),
+                                              ("fr", "il pèse 3 kg et fait 5 kw", ["3 kg", "5 kW"]),
+                                              ("ru", "он весит 3 кг и даёт 5 квт", ["3 кг", "5 кВт"])])
+def test_every_pack_with_a_list_spells_its_units(lang, text, want):
+    out = Restorer(lang=lang, spaces="keep")(text)
+    assert all(w in out for w in want), out
