@@ -260,11 +260,15 @@ def bracket_edges(base: list[str]) -> np.ndarray | None:
     """
     sides = bracket_sides(base)
     edges, n = np.zeros(len(base), bool), len(base)
-    for k, opening in sides.items():
-        if opening and 0 < k < n - 1:  # (a bracket with nothing inside it at the end is no word)
-            edges[k - 1] |= _cased(base[k - 1]) or sides.get(k - 1) is False
-        elif not opening and 0 < k < n - 1:
-            edges[k] |= _cased(base[k + 1]) or sides.get(k + 1) is True
+
+    def word(k: int) -> bool:
+        return 0 <= k < n and base[k][:1].isalnum()
+
+    for k, opening in sides.items():  # (only a bracket that a word stands inside: not "a»“", nor a text's end)
+        if opening and k > 0 and word(k + 1):
+            edges[k - 1] |= _cased(base[k - 1]) or sides.get(k - 1) is False and word(k - 2)
+        elif not opening and k < n - 1 and word(k - 1):
+            edges[k] |= _cased(base[k + 1]) or sides.get(k + 1) is True and word(k + 2)
     return edges if edges.any() else None
 
 

@@ -205,6 +205,7 @@ def models_with_nb(tmp_path_factory):
 @example(text="#0A")
 @example(text="A!A")
 @example(text="PP🅰P")
+@example(text="0)\"")
 def test_nb_spaces_on_unspaced_input(models_with_nb, text):
     """--segmenter nb: the spaces are the NB segmenter's (never inside a protected span: "#0A" stays whole; it reads
     the input's spaces, and keeps one typed between two digits) and, as in the pipeline, one after a run of "!" or

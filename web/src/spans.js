@@ -193,10 +193,12 @@ export function bracketEdges(base) {
   const edges = new Uint8Array(base.length);
   let any = false;
   const sides = bracketSides(base);
-  for (const [k, opening] of sides) {
-    if (k === 0 || k === base.length - 1) continue; // (a bracket at an end is no word's)
-    if (opening && (startsCased(base[k - 1]) || sides.get(k - 1) === false)) edges[k - 1] = any = 1;
-    else if (!opening && (startsCased(base[k + 1]) || sides.get(k + 1) === true)) {
+  const word = (k) => k >= 0 && k < base.length && startsAlnum(base[k]);
+  for (const [k, opening] of sides) { // (only a bracket that a word stands inside: not "a»“", nor a text's end)
+    if (opening && k > 0 && word(k + 1)) {
+      if (startsCased(base[k - 1]) || (sides.get(k - 1) === false && word(k - 2))) edges[k - 1] = any = 1;
+    } else if (!opening && k < base.length - 1 && word(k - 1)
+      && (startsCased(base[k + 1]) || (sides.get(k + 1) === true && word(k + 2)))) {
       edges[k] = any = 1;
     }
   }
