@@ -7,26 +7,31 @@ symbols (``units = ["km", "kg", "kW"]`` in pack.toml); after either engine decod
 the input typed stays: a capital, a mark.
 
 >>> import numpy as np
->>> base, cls = list("3kgnow"), np.array([2 | 4, 1, 1 | 4, 0, 0, 0])  # CAPS 1, "." 2, SPACE 4: "3. KG now"
->>> out = unit_case(base, cls, {"kg": "kg"}, caps_bit=1, space_bit=4, mark_bits=2, kept=np.zeros(6, int))
->>> "".join(g.upper() if c & 1 else g for g, c in zip(base, out)), (out & 2).tolist()
-('3kgnow', [0, 0, 0, 0, 0, 0])
+>>> from charrestore import load_pack
+>>> en = load_pack("en")
+>>> caps, dot, space = en.bit("CAPS"), en.bit("."), en.bit("SPACE")
+>>> base, cls = list("3kgnow"), np.array([dot | space, caps, caps | space, 0, 0, 0])  # "3. KG now"
+>>> out = unit_case(base, cls, en, kept=np.zeros(6, int))
+>>> "".join(g.upper() if c & caps else g for g, c in zip(base, out)), bool((out & dot).any())
+('3kgnow', False)
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .labels import words
+from .packs import CAPS, LanguagePack
 
-def unit_case(base: list[str], cls: np.ndarray, units: dict[str, str], caps_bit: int, space_bit: int,
-              mark_bits: int, kept: np.ndarray) -> np.ndarray:
-    """``cls`` with every listed unit after a number spelled as listed (``units``: small letters -> spelling) and
-    no mark after its number, but where ``kept`` (the input's classes) has a capital or a mark."""
-    if not units or not space_bit or len(base) < 2:
+
+def unit_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.ndarray) -> np.ndarray:
+    """``cls`` with every unit of ``pack.units`` after a number spelled as listed and no mark after its number, but
+    where ``kept`` (the input's classes) has a capital or a mark."""
+    if not pack.units:
         return cls
-    cuts = (np.flatnonzero(cls[:-1] & space_bit) + 1).tolist()
-    for s, e in zip(cuts, [*cuts[1:], len(base)]):
-        spelling = units.get("".join(base[s:e]).lower()) if base[s - 1][:1].isdigit() else None
+    caps_bit, mark_bits = pack.bit(CAPS), pack.mark_bits
+    for s, e in words(base, cls, pack)[1:]:
+        spelling = pack.units.get("".join(base[s:e]).lower()) if base[s - 1][:1].isdigit() else None
         if spelling is None or len(spelling) != e - s:
             continue
         cls[s - 1] = (cls[s - 1] & ~mark_bits) | (kept[s - 1] & mark_bits)

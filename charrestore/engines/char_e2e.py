@@ -387,7 +387,7 @@ class CharEngine(Engine):
         cls = self.proper_case(base, (unread.back(cls) if unread.any else cls) | (kept & self.caps_bit), kept)
         if self.pack.abbreviations and self.caps_bit:
             cls = self.abbreviation_case(base, cls, kept)
-        cls = unit_case(base, cls, self.pack.units, self.caps_bit, self.space_bit, self.mark_bits, kept)
+        cls = unit_case(base, cls, self.pack, kept)
         if self.caps_bit and (kept & self.caps_bit).any():
             cls = self.typed_mixed_case(base, cls, kept)
         if frozen is not None and self.caps_bit:

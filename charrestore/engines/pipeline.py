@@ -218,7 +218,7 @@ class PipelineEngine(Engine):
         if caps.any():  # a word the input capitalized keeps exactly the input's case
             mixed = np.repeat(spans_with(caps, starts, ends), ends - starts)
             classes = np.where(mixed, (classes & ~self.caps_bit) | caps, classes)
-        classes = unit_case(base, classes, self.pack.units, self.caps_bit, self.space_bit, self.mark_bits, kept)
+        classes = unit_case(base, classes, self.pack, kept)
         if frozen is not None:
             classes = np.where(frozen.closed, (classes & ~self.mark_bits) | marks, classes)
             classes = np.where(frozen.inside, (classes & ~self.caps_bit) | (own & self.caps_bit), classes)
