@@ -10,7 +10,10 @@ given name or patronymic of the list (a ``name`` line, "Дмитрий Песк�
 It only adds capitals: the model's own ("Иван", a sentence's first letter) and the input's stay, but for a form in
 mixed case, whose letters after the first take its case ("YOuTube" -> "YouTube"), and whose first letter gives up
 the model's capital where the form has a small one before a capital ("Iphone" -> "iPhone"); a capital the input
-typed always stays. A protected span (an address, a hashtag) keeps its case, as it does without the list. (The
+typed always stays. A word (or a part of one) that the list lacks and that the model wrote in mixed case ("миниСтр",
+"ЛаВрецкий", "AEVal") is a guess the training text never taught: it becomes all capitals where most of its
+letters are ("AEVAL"), else keeps only its first letter's case ("министр"). The list holds the mixed forms that
+the training text does write ("AfD", "VinaPhone"), so the model's learned ones stay. A protected span (an address, a hashtag) keeps its case, as it does without the list. (The
 pipeline's token model has its own names lexicon: training/proper.py.)
 
 >>> proper = ProperCase(["Путин", "США", "McDonald", "ONU"])
@@ -32,6 +35,10 @@ pipeline's token model has its own names lexicon: training/proper.py.)
 >>> base = list("l'onu")
 >>> "".join(g.upper() if c else g for g, c in zip(base, proper.apply(base, np.zeros(5, int), 1, 8)))
 "l'ONU"
+>>> base = list("министраеval")
+>>> cls = proper.apply(base, np.array([0, 0, 0, 1, 0, 0, 8, 1, 1, 1, 0, 0]), caps_bit=1, space_bit=8)
+>>> "".join(g.upper() if c & 1 else g for g, c in zip(base, cls))
+'министрАЕVAL'
 >>> base = list("премьер-министр-путин")
 >>> "".join(g.upper() if c else g for g, c in zip(base, proper.apply(base, np.zeros(len(base), int), 1, 8)))
 'премьер-министр-Путин'
@@ -46,6 +53,7 @@ from typing import Iterable
 import numpy as np
 
 from .cards import ModelError, load_card
+from .clusters import upper_of
 from .codec import graphemes
 
 FORMAT = ("UTF-8 text in gzip: one cased form per line, optionally a tab and its role: name (a given name or "
@@ -94,11 +102,12 @@ class ProperCase:
         return tuple(k for k, g in enumerate(gs) if g != low[k])
 
     def apply(self, base: list[str], cls: np.ndarray, caps_bit: int, space_bit: int,
-              typed: np.ndarray | None = None) -> np.ndarray:
+              typed: np.ndarray | None = None, words: bool = True) -> np.ndarray:
         """``cls`` with the CAPS bit added to the capitals of every listed word; a word is the letters between
         the spaces that ``cls`` gives, without the graphemes other than letters at its two ends. A form in mixed
         case also takes off the capitals it lacks (module docstring) where ``typed`` (the input's classes) has
-        none."""
+        none. Without ``words`` (unspaced input whose spaces stay as typed: its capitals start words that no space
+        shows) the model's mixed case stays in words the list lacks."""
         if not self._forms or not caps_bit or not len(base):
             return cls
         cuts = (np.flatnonzero(cls & space_bit) + 1).tolist()
@@ -114,8 +123,11 @@ class ProperCase:
             if self._names and e == end and word.lower() in self._names:
                 named = not cls[e - 1] & ~(caps_bit | space_bit)  # no mark after it
             whole = self.capitals(word, after_name) if e - s > 1 else None
-            for a, b, caps in [(s, e, whole)] if whole else self._parts(base, s, e):
-                if caps and caps[-1] < b - a:
+            for a, b, caps in [(s, e, whole)] if whole else self._parts(base, s, e) or [(s, e, None)]:
+                if caps is None:
+                    if words:
+                        unlisted_case(base, cls, a, b, caps_bit, typed)
+                elif caps and caps[-1] < b - a:
                     cls[[a + k for k in caps]] |= caps_bit
                     if caps[-1] > 0 and len(caps) < b - a:  # mixed case: "YouTube", not "YOuTube"; "iPhone"
                         small = [a + k for k in range(0 if caps[0] == 1 else 1, b - a) if k not in caps]
@@ -130,3 +142,21 @@ class ProperCase:
             return []
         return [(a, b, self.capitals("".join(base[a:b])) if b - a > 1 else None)
                 for a, b in zip([s, *(k + 1 for k in cuts)], [*cuts, e])]
+
+
+def unlisted_case(base: list[str], cls: np.ndarray, a: int, b: int, caps_bit: int, typed: np.ndarray | None) -> None:
+    """Each run of letters in ``a:b`` (a word the list lacks; "USD/thùng" and "H.Thạch" hold two), in mixed case by
+    the model (not by the input): all capitals where most of its letters are, else only its first letter's case
+    kept ("ЛаВрецкий" -> "Лаврецкий")."""
+    runs = np.split(np.arange(a, b), [k for k in range(a + 1, b) if base[k][0].isalpha() != base[k - 1][0].isalpha()])
+    for run in runs:
+        cased = [int(k) for k in run if upper_of(base[k]) is not None]
+        up = [k for k in cased if cls[k] & caps_bit]
+        if len(up) == len(cased) or not any(k != cased[0] for k in up):
+            continue  # all capitals, or none after the first letter
+        if typed is not None and any(typed[k] & caps_bit for k in cased):
+            continue
+        if 2 * len(up) > len(cased):
+            cls[cased] |= caps_bit
+        else:
+            cls[cased[1:]] &= ~caps_bit

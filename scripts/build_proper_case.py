@@ -26,6 +26,10 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
   token card's ``proper`` list ("google", "twitter") and the cased stems of Debian's hunspell-en-us ("nasa",
   "bbc"), unless the es or fr dictionary accepts them ("que", "les").
 
+- every pack: the words that its char model's training text writes in mixed case ("AfD", "BAföG", "VinaPhone",
+  "XIXe"), often and nearly always so, unless they are two words a typist ran together ("delEstado"). The model
+  learned these spellings; the runtime lowers the mixed case of a word the list lacks ("миниСтр").
+
     pip install wordfreq pymorphy3 pymorphy3-dicts-ru spylls
     python scripts/build_proper_case.py --lang ru es fr de vi
 """
@@ -88,13 +92,17 @@ def russian_forms(n_words: int, share: float, surname_share: float) -> tuple[lis
 
 HUNSPELL = {"es": ("hunspell-es", "es_ES"), "fr": ("hunspell-fr-classical", "fr"),
             "en": ("hunspell-en-us", "en_US"), "de": ("hunspell-de-de", "de_DE")}
-TRAINING = {"es": "es/es_congreso_train.tsv.xz", "fr": "fr/eltec_novels_train.tsv.xz",
-            "de": "de/de_bundestag_train.tsv.xz", "vi": "vi/viwiki_train.tsv.xz"}
+# the char model's training text of each pack (its card's corpora)
+TRAINING = {"es": ("es/es_congreso_train.tsv.xz",), "fr": ("fr/eltec_novels_train.tsv.xz",),
+            "de": ("de/de_bundestag_train.tsv.xz",), "ru": ("ru/ruslit_prose_train.tsv.xz",),
+            "vi": ("vi/viwiki_train.tsv.xz", "vi/dantri_train.tsv.xz", "vi/baomoisapo_train.tsv.xz")}
+CORPORA = ROOT.parent / "shared" / "corpora"
 # English's mixed-case spellings: "iPhone", "eBay"; "YouTube", "GmbH", "McDonald" (not "VAs", "MHz", "fB")
 _BRAND = re.compile(r"[ie][A-Z][A-Za-z]+|[A-Z][a-z]+[A-Z][A-Za-z]*")
 # a Latin word that one of these accepts in small letters is a word of that language ("que", "les", "moco")
 WORDS_OF = {"ru": ("es", "fr"), "es": ("es",), "fr": ("fr",), "de": ("de",), "vi": ()}
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_LETTERS = re.compile(r"[^\W\d_]+")
 _OPENS = re.compile(r"[.!?¿¡«\"—–-]\s*$")  # what a word that starts a sentence or a quote follows
 
 
@@ -111,26 +119,64 @@ def hunspell(lang: str, work: Path):
     return Dictionary.from_files(str(tree / "usr" / "share" / "hunspell" / stem))
 
 
-def training_case(path: Path) -> tuple[Counter, Counter]:
-    """How often each word is written in small letters, and with capitals inside a sentence, in a training file."""
+def training_text(lang: str):
+    """The lines of the pack's training text (without their ids)."""
+    for name in TRAINING[lang]:
+        with lzma.open(CORPORA / name, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                yield line.rstrip("\n").split("\t", 1)[-1]
+
+
+def training_case(lang: str) -> tuple[Counter, Counter]:
+    """How often each word is written in small letters, and with capitals inside a sentence, in the training text."""
     small, capital = Counter(), Counter()
-    with lzma.open(path, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            text = line.rstrip("\n").split("\t", 1)[-1]
-            for m in _WORD.finditer(text):
-                word = m.group(0)
-                if word == word.lower():
-                    small[word] += 1
-                elif m.start() > 0 and not _OPENS.search(text[max(0, m.start() - 3):m.start()]):
-                    capital[word.lower()] += 1
+    for text in training_text(lang):
+        for m in _WORD.finditer(text):
+            word = m.group(0)
+            if word == word.lower():
+                small[word] += 1
+            elif m.start() > 0 and not _OPENS.search(text[max(0, m.start() - 3):m.start()]):
+                capital[word.lower()] += 1
     return small, capital
+
+
+def mixed_forms(lang: str, taken: list[str], least: int, share: float, merged: int) -> tuple[list[str], dict]:
+    """The words that the training text writes in mixed case ("AfD", "VinaPhone", "XIXe"): at least ``least``
+    times, and in at least ``share`` of the times it writes the word at all; not two words run together by a
+    typist ("delEstado": each part at a small-to-capital change, of two letters or more, is a word of its own at
+    least ``merged`` times). The char model learned these; the runtime lowers mixed case it lacks a form for."""
+    forms, words = Counter(), Counter()
+    for text in training_text(lang):
+        for m in _LETTERS.finditer(text):
+            words[m.group(0).lower()] += 1
+            if _mixed(m.group(0)):
+                forms[m.group(0)] += 1
+    have = {line.split("\t")[0].lower() for line in taken}
+    out, seen = [], {"training_mixed": len(forms), "training_kept": 0}
+    for form, n in forms.most_common():
+        cuts = [k for k in range(1, len(form)) if form[k - 1].islower() and form[k].isupper()]
+        parts = [form[a:b].lower() for a, b in zip([0, *cuts], [*cuts, len(form)])]
+        if n < least or n < share * words[form.lower()] or form.lower() in have:
+            continue
+        if len(parts) > 1 and all(len(p) > 1 and words[p] >= merged for p in parts):
+            continue
+        have.add(form.lower())
+        out.append(form)
+    seen["training_kept"] = len(out)
+    return out, seen
+
+
+def _mixed(word: str) -> bool:
+    """Small and capital letters, a capital after the first, every letter cased."""
+    return (any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
+            and all(c.lower() != c.upper() for c in word))
 
 
 def hunspell_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict]:
     """The cased forms of the es/fr route (module docstring), most frequent first, and what was counted."""
     dictionary = hunspell(lang, work)
     cased = cased_stems(dictionary)
-    small, capital = training_case(ROOT.parent / "shared" / "corpora" / TRAINING[lang])
+    small, capital = training_case(lang)
     seen = {"cased_stems": len(cased), "frequent": 0, "not_a_small_word": 0}
     forms = []
     for word in frequent(lang, n_words):
@@ -174,7 +220,7 @@ def brand_forms(lang: str, n_words: int, work: Path, taken: list[str]) -> tuple[
     upper = cased_stems(hunspell("en", work)) if lang == "ru" else {}
     have = {line.split("\t")[0].lower() for line in taken}
     words_of = [hunspell(other, work) for other in WORDS_OF[lang]]
-    small, inside = training_case(ROOT.parent / "shared" / "corpora" / TRAINING[lang]) if lang in TRAINING else ({}, {})
+    small, inside = training_case(lang) if lang in TRAINING else ({}, {})
     forms, seen = [], {"brands": 0, "latin_names": 0}
     for word in frequent(lang, n_words):
         if word in have or len(word) < 3 or not word.isascii() or not word.isalpha():
@@ -196,6 +242,11 @@ def main() -> None:
     p.add_argument("--share", type=float, default=0.8, help="the least share of proper-noun analyses")
     p.add_argument("--surname-share", type=float, default=0.1,
                    help="ru: the least share of surname analyses of an after-name form")
+    p.add_argument("--mixed-least", type=int, default=3, help="the fewest times a mixed form of the training text")
+    p.add_argument("--mixed-share", type=float, default=0.9,
+                   help="the least share of a word's times in the training text written in its mixed form")
+    p.add_argument("--merged", type=int, default=20,
+                   help="a mixed form whose parts are all words seen this often on their own is two words run together")
     p.add_argument("--out", type=Path, default=ROOT / "models", help="models root")
     p.add_argument("--work", type=Path, default=ROOT / "runs" / "hunspell", help="where the Debian packages go")
     args = p.parse_args()
@@ -220,6 +271,12 @@ def main() -> None:
                                     f"{version('spylls')})", "license": "MPL-2.0"})
         brands, counted = brand_forms(lang, args.words, args.work, forms)
         forms, seen = forms + brands, {**seen, **counted}
+        learned, counted = mixed_forms(lang, forms, args.mixed_least, args.mixed_share, args.merged)
+        forms, seen = forms + learned, {**seen, **counted}
+        rules.append(f"a word that the training text writes in mixed case at least {args.mixed_least} times, and in "
+                     f"at least {args.mixed_share} of the times it writes the word, takes that spelling, unless its "
+                     f"parts at each change from a small letter to a capital are all words of two letters or more "
+                     f"that the text writes on their own at least {args.merged} times")
         rules.append("a Latin word of the list that the en token card spells in mixed case (i or e and then a "
                      "capital, or two capitals the first followed by small letters; four letters or more) takes "
                      "that spelling"
@@ -235,7 +292,8 @@ def main() -> None:
             sources.append({"what": "Debian's hunspell-en-us (Hunspell dictionary from SCOWL, read with spylls)",
                             "license": "SCOWL's (BSD-like, see the package's copyright file)"})
         if lang in TRAINING:
-            sources.append({"what": f"{Path(TRAINING[lang]).name}: the case of each word in the training text",
+            sources.append({"what": f"{', '.join(Path(n).name for n in TRAINING[lang])}: the case of each word in the "
+                                    "training text",
                             "license": "as the char model's card"})
         write(args, lang, forms, seen, "; ".join(rules), sources)
 

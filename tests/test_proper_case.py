@@ -1,9 +1,11 @@
 """The list of proper forms (charrestore/proper_case.py): capitals a word always has, added after the char engine
-decodes; it only adds capitals, to whole words, and a damaged list fails as any model does."""
+decodes, to whole words; the model's mixed case in a word the list lacks goes; a typed capital always stays; a
+damaged list fails as any model does."""
 
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +38,55 @@ def test_typed_capitals_stay_and_only_capitals_change(chars, bits):
     assert np.all(out & CAPS >= cls & CAPS)  # no typed capital taken away
     added = np.flatnonzero((out & CAPS) & ~(cls & CAPS))
     assert all(base[i].isalpha() for i in added)
+
+
+def pieces(base, cls):
+    """The words of ``cls`` (letters between its spaces, without the other graphemes at their ends) that the list
+    lacks, by their parts between joiners, as (start, end)."""
+    cuts = (np.flatnonzero(cls & SPACE) + 1).tolist()
+    for s, e in zip([0, *cuts], [*cuts, len(base)]):
+        while s < e and not base[s][0].isalpha():
+            s += 1
+        while e > s and not base[e - 1][0].isalpha():
+            e -= 1
+        if e - s > 1 and PROPER.capitals("".join(base[s:e])) is not None:
+            continue
+        joins = [k for k in range(s, e) if base[k] in "'-"]
+        for a, b in zip([s, *(k + 1 for k in joins)], [*joins, e]):
+            if not (joins and b - a > 1 and PROPER.capitals("".join(base[a:b])) is not None):
+                yield a, b
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(list("nasmcdoldpriтпуинсшадмрйеков-,'1 ")), max_size=40),
+       st.lists(st.integers(0, 31), max_size=40))
+def test_a_word_the_list_lacks_is_never_left_in_the_models_mixed_case(chars, bits):
+    base = chars or ["a"]
+    cls = np.resize(np.array(bits or [0], np.int64), len(base))
+    out = PROPER.apply(base, cls.copy(), CAPS, SPACE)
+    assert np.array_equal(out & ~CAPS, cls & ~CAPS)
+    for a, b in pieces(base, out):
+        runs = "".join("x" if base[k].isalpha() else " " for k in range(a, b))
+        for run in re.finditer("x+", runs):  # each run of letters ("usd/tonne" holds two)
+            caps = [bool(out[a + k] & CAPS) for k in range(*run.span())]
+            assert all(caps) or not any(caps[1:]), (base[a:b], caps)
+
+
+def test_a_word_the_list_lacks_loses_the_models_mixed_case_but_not_the_typed_one():
+    """Mostly capitals: all capitals ("AEVal" -> "AEVAL"); else only the first letter's case stays ("миниСтр");
+    a listed form, the parts of a compound and a typed capital stay as they are."""
+    for word, caps, typed, want in [("министр", [4], [], "министр"), ("лаврецкий", [0, 2], [], "Лаврецкий"),
+                                    ("aeval", [0, 1, 2], [], "AEVAL"), ("ipad", [0, 1], [], "iPad"),
+                                    ("министр", [4], [4], "миниСтр"), ("жан-поль", [0, 4], [], "Жан-Поль"),
+                                    ("mcdonald", [0, 1], [], "McDonald"), ("usa", [0, 1, 2], [], "USA"),
+                                    ("usd/tonne", [0, 1, 2, 4], [], "USD/Tonne"), ("h.thach", [0, 2, 4], [], "H.Thach")]:
+        base = list(word)
+        cls = np.zeros(len(base), np.int64)
+        cls[caps] = CAPS
+        typed_cls = np.zeros(len(base), np.int64)
+        typed_cls[typed] = CAPS
+        out = PROPER.apply(base, cls, CAPS, SPACE, typed_cls)
+        assert "".join(g.upper() if c & CAPS else g for g, c in zip(base, out)) == want
 
 
 def test_whole_words_only_and_the_punctuation_around_them():
@@ -151,3 +202,11 @@ def test_every_shipped_list_writes_brands_in_their_mixed_case(lang):
     out = Restorer(lang=lang, spaces="keep")("das iphone und youtube" if lang == "de" else "iphone youtube")
     words = out.replace(",", " ").replace(".", " ").split()
     assert "iPhone" in words and "YouTube" in words, out
+
+
+@pytest.mark.parametrize("lang, form", [("de", "AfD"), ("es", "UPyD"), ("vi", "WannaCry")])
+def test_the_mixed_forms_the_training_text_writes_are_listed(lang, form):
+    """A model learns the mixed case its training text writes; the list keeps those forms from being lowered."""
+    if not (models_dir() / lang / "proper.json").is_file():
+        pytest.skip(f"no shipped {lang} list of proper forms")
+    assert ProperCase.load(lang).capitals(form.lower()) == tuple(k for k, c in enumerate(form) if c.isupper())

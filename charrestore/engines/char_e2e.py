@@ -327,10 +327,13 @@ class CharEngine(Engine):
                 cls[i] |= self.caps_bit
         return cls
 
-    def proper_case(self, base: list[str], cls: np.ndarray, typed: np.ndarray | None = None) -> np.ndarray:
+    def proper_case(self, base: list[str], cls: np.ndarray, typed: np.ndarray | None = None,
+                    words: bool = True) -> np.ndarray:
         """The capitals of the words in the pack's list of proper forms added ("сша" -> "США", "iphone" ->
-        "iPhone"); ``typed``: the input's classes, if it has capitals."""
-        return cls if self.proper is None else self.proper.apply(base, cls, self.caps_bit, self.space_bit, typed)
+        "iPhone"), the model's mixed case taken off other ``words``; ``typed``: the input's classes."""
+        if self.proper is None:
+            return cls
+        return self.proper.apply(base, cls, self.caps_bit, self.space_bit, typed, words)
 
     def abbreviation_case(self, base: list[str], cls: np.ndarray, kept: np.ndarray) -> np.ndarray:
         """A word of the pack's abbreviations typed with its marks ("e.g.") keeps the input's case, but for the
@@ -384,7 +387,8 @@ class CharEngine(Engine):
         end_mark = (end and bool(self.sentence_bits) and (unread.ends_sentence(base) if unread.any else
                     self.ends_sentence(base)) and not forced[-1] and not (frozen and frozen.trailing))
         cls = self.sentence_case(read, self.decode(gids, states, end_mark, enforce, forced, fixed), marks)
-        cls = self.proper_case(base, (unread.back(cls) if unread.any else cls) | (kept & self.caps_bit), kept)
+        words = not keep or bool((given & self.space_bit).any())  # kept unspaced input has no words to go by
+        cls = self.proper_case(base, (unread.back(cls) if unread.any else cls) | (kept & self.caps_bit), kept, words)
         if self.pack.abbreviations and self.caps_bit:
             cls = self.abbreviation_case(base, cls, kept)
         cls = unit_case(base, cls, self.pack, kept)

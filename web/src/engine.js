@@ -202,7 +202,10 @@ export class CharEngine {
     let cls = this.sentenceCase(read, await this.decode(gids, states, endMark, enforce, forced, fixed), marks);
     cls = unread.any ? unread.back(cls) : cls;
     cls = cls.map((c, i) => c | (kept[i] & caps));
-    if (this.proper && caps) cls = this.proper.apply(base, cls, caps, this.space, kept); // proper_case.js
+    if (this.proper && caps) { // proper_case.js; kept unspaced input has no words to go by
+      const words = !keep || given.some((c) => c & this.space);
+      cls = this.proper.apply(base, cls, caps, this.space, kept, words);
+    }
     if (this.pack.abbreviations.size && caps) cls = this.abbreviationCase(base, cls, kept);
     cls = unitCase(base, cls, this.pack.units, caps, this.space, this.pack.markBits, kept); // units.js
     if (caps && kept.some((c) => c & caps)) cls = this.typedMixedCase(base, cls, kept);

@@ -2,10 +2,11 @@
  * Capitals that a word always has ("путин" -> "Путин", "сша" -> "США"): a pack's list of proper forms, added after
  * the char engine decodes (charrestore/proper_case.py). The list is UTF-8 text in gzip, one cased form per line,
  * maybe a tab and its role: "name" (a given name or patronymic), "after-name" (a capital only straight after a name:
- * "Дмитрий Песков", not "песков" the sand).
+ * "Дмитрий Песков", not "песков" the sand). A word the list lacks that the model wrote in mixed case ("миниСтр",
+ * "AEVal") becomes all capitals where most of its letters are, else keeps only its first letter's case.
  */
 
-import { graphemes } from "./clusters.js";
+import { graphemes, upperOf } from "./clusters.js";
 import { inflate } from "./fetch.js";
 
 const LETTER = /^\p{L}/u;
@@ -45,8 +46,9 @@ export class ProperCase {
 
   /** ``cls`` with the CAPS bit added to the capitals of every listed word: the letters between the spaces that
    * ``cls`` gives, without the graphemes other than letters at the word's two ends. A form in mixed case also takes
-   * off the capitals it lacks ("YOuTube", "Iphone"; proper_case.py) where ``typed`` (the input's classes) has none. */
-  apply(base, cls, caps, space, typed = null) {
+   * off the capitals it lacks ("YOuTube", "Iphone"; proper_case.py) where ``typed`` (the input's classes) has none.
+   * Without ``words`` (unspaced input kept unspaced) the model's mixed case stays in words the list lacks. */
+  apply(base, cls, caps, space, typed = null, words = true) {
     if (!this.forms.size || !caps || !base.length) return cls;
     const cuts = [];
     cls.forEach((c, i) => c & space && cuts.push(i + 1));
@@ -64,8 +66,12 @@ export class ProperCase {
         named = !(cls[e - 1] & ~(caps | space)); // no mark after it
       }
       const whole = e - s > 1 ? this.capitals(word, afterName) : null;
-      for (const [a, b, positions] of whole ? [[s, e, whole]] : this.parts(base, s, e)) {
-        if (positions?.length && positions[positions.length - 1] < b - a) {
+      const parts = whole ? [[s, e, whole]] : this.parts(base, s, e);
+      for (const [a, b, positions] of parts.length ? parts : [[s, e, null]]) {
+        if (positions === null) {
+          if (words) unlistedCase(base, cls, a, b, caps, typed);
+        }
+        else if (positions.length && positions[positions.length - 1] < b - a) {
           positions.forEach((k) => (cls[a + k] |= caps));
           if (positions[positions.length - 1] > 0 && positions.length < b - a) { // mixed: "YouTube", "iPhone"
             for (let k = positions[0] === 1 ? 0 : 1; k < b - a; k++) {
@@ -89,5 +95,23 @@ export class ProperCase {
       const b = i < cuts.length ? cuts[i] : e;
       return [a, b, b - a > 1 ? this.capitals(base.slice(a, b).join("")) : null];
     });
+  }
+}
+
+/** Each run of letters in ``a:b`` (a word the list lacks; "USD/thùng" holds two), in mixed case by the model (not
+ * by the input): all capitals where most of its letters are, else only its first letter's case kept ("ЛаВрецкий" ->
+ * "Лаврецкий"; proper_case.py). */
+function unlistedCase(base, cls, a, b, caps, typed) {
+  let start = a;
+  for (let k = a + 1; k <= b; k++) {
+    if (k < b && LETTER.test(base[k]) === LETTER.test(base[k - 1])) continue;
+    const cased = [];
+    for (let i = start; i < k; i++) if (upperOf(base[i]) !== null) cased.push(i);
+    start = k;
+    const up = cased.filter((i) => cls[i] & caps);
+    if (up.length === cased.length || !up.some((i) => i !== cased[0])) continue;
+    if (typed && cased.some((i) => typed[i] & caps)) continue;
+    if (2 * up.length > cased.length) cased.forEach((i) => (cls[i] |= caps));
+    else cased.slice(1).forEach((i) => (cls[i] &= ~caps));
   }
 }
