@@ -43,6 +43,7 @@ class LanguagePack:
     space_before: dict[str, str] = field(default_factory=dict)  # mark -> the space its typography puts before it
     abbreviations: frozenset[str] = frozenset()  # typed with their marks: keep the input's case, end no sentence
     units: dict[str, str] = field(default_factory=dict)  # unit symbols after a number: "kg" -> "kg" (units.py)
+    thousands: str = ""  # the separator of a long number's groups of three: "." or " " (digit_groups.py)
     scripts: tuple[str, ...] = ()  # the Unicode scripts the language writes: a word typed in another is kept (spans.py)
 
     @property
@@ -140,6 +141,10 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         if mark not in marks or len(space) != 1 or not space.isspace():
             raise PackError(f"{source}: [space_before] maps {mark!r} onto {space!r}: it takes a mark of the pack's "
                             "features and one white-space character")
+    thousands = data.get("thousands", "")
+    if thousands and thousands not in marks + ([" "] if SPACE in features else []):
+        raise PackError(f"{source}: 'thousands' is {thousands!r}: it takes a mark of the pack's features, or \" \" "
+                        "with SPACE")
     for script in data.get("scripts", ()):
         if not _SCRIPT_NAME.fullmatch(str(script)) or not _is_script(script):
             raise PackError(f"{source}: 'scripts' holds {script!r}, not a Unicode script name (Latin, Hangul, Han)")
@@ -166,6 +171,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         space_before=dict(data.get("space_before", {})),
         abbreviations=frozenset(base_form(w, marks) for w in data.get("abbreviations", ())),
         units={u.lower(): u for u in data.get("units", ())},
+        thousands=data.get("thousands", ""),
         scripts=tuple(data.get("scripts", ())),
     )
 

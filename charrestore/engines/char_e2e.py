@@ -19,6 +19,7 @@ from ..clusters import upper_of
 from ..codec import spans_with
 from ..packs import CAPS, SPACE, LanguagePack
 from ..spans import typed_spaces
+from ..digit_groups import digit_groups
 from ..units import unit_case
 from .base import Engine, EngineOptions
 from .char_digits import inside_digits, number_gaps
@@ -392,6 +393,7 @@ class CharEngine(Engine):
         if self.pack.abbreviations and self.caps_bit:
             cls = self.abbreviation_case(base, cls, kept)
         cls = unit_case(base, cls, self.pack, kept)
+        cls = digit_groups(base, cls, self.pack, given, keep, None if frozen is None else frozen.inside)
         if self.caps_bit and (kept & self.caps_bit).any():
             cls = self.typed_mixed_case(base, cls, kept)
         if frozen is not None and self.caps_bit:

@@ -24,6 +24,7 @@ from ..codec import parse, spans_with
 from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
 from ..spans import TRAILING, spoken, typed_spaces
+from ..digit_groups import digit_groups
 from ..units import unit_case
 from .base import Engine, EngineOptions
 from .symbols import Symbols
@@ -219,6 +220,7 @@ class PipelineEngine(Engine):
             mixed = np.repeat(spans_with(caps, starts, ends), ends - starts)
             classes = np.where(mixed, (classes & ~self.caps_bit) | caps, classes)
         classes = unit_case(base, classes, self.pack, kept)
+        classes = digit_groups(base, classes, self.pack, own, keep, None if frozen is None else frozen.inside)
         if frozen is not None:
             classes = np.where(frozen.closed, (classes & ~self.mark_bits) | marks, classes)
             classes = np.where(frozen.inside, (classes & ~self.caps_bit) | (own & self.caps_bit), classes)

@@ -16,6 +16,7 @@ import { SPACE } from "./pack.js";
 import { forSegmenter, offsets, searchSorted } from "./spans.js";
 import { symbolGaps, Unread } from "./unread.js";
 import { unitCase } from "./units.js";
+import { digitGroups } from "./digit_groups.js";
 
 const BATCH = 32; // windows per ONNX call (the output never depends on it)
 
@@ -208,6 +209,9 @@ export class CharEngine {
     }
     if (this.pack.abbreviations.size && caps) cls = this.abbreviationCase(base, cls, kept);
     cls = unitCase(base, cls, this.pack.units, caps, this.space, this.pack.markBits, kept); // units.js
+    const sep = this.pack.thousands; // digit_groups.js
+    const sepBit = sep === " " ? this.space : sep ? this.pack.bit(sep) : 0;
+    cls = digitGroups(base, cls, sepBit, sep === " ", this.space, this.pack.markBits, given, keep, frozen?.inside ?? null);
     if (caps && kept.some((c) => c & caps)) cls = this.typedMixedCase(base, cls, kept);
     if (frozen && caps) cls = cls.map((c, i) => (frozen.inside[i] ? (c & ~caps) | (given[i] & caps) : c));
     return cls;

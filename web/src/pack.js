@@ -29,6 +29,7 @@ export class LanguagePack {
     this.scripts = data.scripts ?? []; // the Unicode scripts the language writes (spans.js: foreignWords)
     // unit symbols after a number: small letters -> spelling (units.js)
     this.units = new Map((data.units ?? []).map((u) => [u.toLowerCase(), u]));
+    this.thousands = data.thousands ?? ""; // the separator of a long number's groups of three (digit_groups.js)
     this.nClasses = 1 << this.features.length;
     this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);
     this.openingBits = this.opening.reduce((s, m) => s | this.bit(m), 0);

@@ -1,0 +1,48 @@
+/**
+ * Long numbers get the pack's thousands separator: "170000" -> "170.000" (es, vi), "170 000" (de, fr, ru), in
+ * place of the spaces the segmenter may have cut them with (charrestore/digit_groups.py).
+ */
+
+const MIN_DIGITS = 5; // the shortest run that is grouped: four digits are most often a year ("2023")
+const LETTER = /^\p{L}/u;
+const digit = (g) => g.length === 1 && g >= "0" && g <= "9";
+
+/** ``cls`` with ``bit`` (the separator's: a mark's, or the space's) inside every long run of digits that is a word
+ * of its own; ``given``: the input's classes, whose spaces and marks end or keep a run; ``spaceSep``: the separator
+ * is the space (nothing changes where spaces are kept); ``inside``: graphemes inside protected spans, or null. */
+export function digitGroups(base, cls, bit, spaceSep, space, markBits, given, keep, inside = null) {
+  if (!bit || (spaceSep && keep)) return cls;
+  const n = base.length;
+  let k = 0;
+  while (k < n) {
+    if (!digit(base[k])) {
+      k++;
+      continue;
+    }
+    let e = k + 1;
+    while (e < n && digit(base[e]) && !(given[e - 1] & space)) e++;
+    for (const [a, b] of runs(cls, k, e, space)) {
+      const alone = (a === 0 || !LETTER.test(base[a - 1]) || cls[a - 1] & space)
+        && (b === n || !LETTER.test(base[b]) || cls[b - 1] & space);
+      let typed = false;
+      for (let i = a; i < b - 1; i++) typed ||= Boolean(given[i] & markBits);
+      let guarded = false;
+      if (inside) for (let i = a; i < b; i++) guarded ||= Boolean(inside[i]);
+      if (b - a >= MIN_DIGITS && alone && base[a] !== "0" && !typed && !guarded) {
+        for (let i = a; i < b - 1; i++) cls[i] &= ~(markBits | space);
+        for (let i = b - 4; i >= a; i -= 3) cls[i] |= bit; // the digit before each group of three from the end
+      }
+    }
+    k = e;
+  }
+  return cls;
+}
+
+/** The numbers in the digits ``k:e``: one, where the engines' spaces cut it only into whole groups of three after
+ * the first ("2500 000", "1 200000"); else each piece between those spaces ("1945 1946"). */
+function runs(cls, k, e, space) {
+  const starts = [k];
+  for (let i = k; i < e - 1; i++) if (cls[i] & space) starts.push(i + 1);
+  const pieces = starts.map((a, j) => [a, j + 1 < starts.length ? starts[j + 1] : e]);
+  return pieces.slice(1).every(([a, b]) => (b - a) % 3 === 0) ? [[k, e]] : pieces;
+}
