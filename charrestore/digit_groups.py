@@ -7,8 +7,8 @@ an amount written in groups of three ("40.000", "170 000"); years and most codes
 names its separator (``thousands`` in pack.toml: one of its marks, or " "); after either engine decodes, such a run
 gets it before every third digit from its end, in place of the spaces the segmenter may have cut it with ("2500
 000": its counts hold "000" as a word). A run stays as typed where a mark was typed inside it (a space ends it),
-where it starts with 0 ("00123"), inside a protected span (an address, a tag), where a letter touches it
-("A38000"), and, for " ", where the spaces are kept as typed.
+where it starts with 0 ("00123"), inside a protected span (an address, a tag), where a letter or a sign of codes
+touches it ("A38000", "+4917012345", "0170-12345"), and, for " ", where the spaces are kept as typed.
 
 >>> import numpy as np
 >>> from charrestore import load_pack
@@ -28,6 +28,7 @@ import numpy as np
 from .packs import SPACE, LanguagePack
 
 MIN_DIGITS = 5  # the shortest run that is grouped: four digits are most often a year ("2023")
+CODE_SIGNS = "+-/:#@_&=\u2010\u2011"  # a run beside one is a phone number, a date, a code ("+4917012345", "0170-12345")
 
 
 def digit_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np.ndarray, keep: bool = False,
@@ -50,8 +51,8 @@ def digit_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np
         while e < n and _digit(base[e]) and not given[e - 1] & space_bit:
             e += 1
         for a, b in _runs(cls, k, e, space_bit):
-            alone = (a == 0 or not base[a - 1][0].isalpha() or cls[a - 1] & space_bit) and (
-                b == n or not base[b][0].isalpha() or cls[b - 1] & space_bit)
+            alone = (a == 0 or not _joins(base[a - 1]) or cls[a - 1] & space_bit) and (
+                b == n or not _joins(base[b]) or cls[b - 1] & space_bit)
             if (b - a >= MIN_DIGITS and alone and base[a] != "0" and not (given[a:b - 1] & pack.mark_bits).any()
                     and (protected is None or not protected[a:b].any())):
                 cls[a:b - 1] &= ~(pack.mark_bits | space_bit)
@@ -66,6 +67,11 @@ def _runs(cls: np.ndarray, k: int, e: int, space_bit: int) -> list[tuple[int, in
     cuts = [i + 1 for i in range(k, e - 1) if cls[i] & space_bit]
     pieces = list(zip([k, *cuts], [*cuts, e]))
     return [(k, e)] if all((b - a) % 3 == 0 for a, b in pieces[1:]) else pieces
+
+
+def _joins(g: str) -> bool:
+    """A grapheme that makes a run of digits next to it part of a word or a code ("A38000", "+4917012345")."""
+    return g[0].isalpha() or g in CODE_SIGNS
 
 
 def _digit(g: str) -> bool:

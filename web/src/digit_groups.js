@@ -5,6 +5,8 @@
 
 const MIN_DIGITS = 5; // the shortest run that is grouped: four digits are most often a year ("2023")
 const LETTER = /^\p{L}/u;
+const CODE_SIGNS = "+-/:#@_&=\u2010\u2011"; // a run beside one is a phone number, a date, a code ("+4917012345")
+const joins = (g) => LETTER.test(g) || CODE_SIGNS.includes(g);
 const digit = (g) => g.length === 1 && g >= "0" && g <= "9";
 
 /** ``cls`` with ``bit`` (the separator's: a mark's, or the space's) inside every long run of digits that is a word
@@ -22,8 +24,8 @@ export function digitGroups(base, cls, bit, spaceSep, space, markBits, given, ke
     let e = k + 1;
     while (e < n && digit(base[e]) && !(given[e - 1] & space)) e++;
     for (const [a, b] of runs(cls, k, e, space)) {
-      const alone = (a === 0 || !LETTER.test(base[a - 1]) || cls[a - 1] & space)
-        && (b === n || !LETTER.test(base[b]) || cls[b - 1] & space);
+      const alone = (a === 0 || !joins(base[a - 1]) || cls[a - 1] & space)
+        && (b === n || !joins(base[b]) || cls[b - 1] & space);
       let typed = false;
       for (let i = a; i < b - 1; i++) typed ||= Boolean(given[i] & markBits);
       let guarded = false;
