@@ -77,6 +77,20 @@ def test_keep_mode_keeps_word_boundaries(restorers, words):
     assert [base_text(w, pack) for w in out.split(" ")] == [base_text(w, pack) for w in text.split(" ") if base_text(w, pack)]
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.text(st.sampled_from(list("abcdef()\"“”„«»")), min_size=1, max_size=6), min_size=1,
+                      max_size=12))
+@example(words=["said(", "quietly)", "no"])
+def test_keep_mode_keeps_the_typed_spaces_beside_brackets_and_quotes(restorers, words):
+    """An opening bracket or quote reaches the model as no grapheme of its own: the word before it keeps its own
+    space, not the bracket's ("said( quietly)" once came back "said, ( quietly)")."""
+    pack = load_pack("en")
+    text = " ".join(words)
+    out = restorers["en", "keep"](text)
+    plain = str.maketrans("", "", "".join(pack.marks))
+    assert out.lower().translate(plain).split(" ") == text.translate(plain).split(" ")
+
+
 def test_sentence_case_after_sentence_end(restorers):
     out = restorers["en", "restore"]("willaichangeourfutureobviouslytheanswerisyes" * 5)
     assert out[0].isupper()
@@ -206,6 +220,12 @@ def models_with_nb(tmp_path_factory):
 @example(text="A!A")
 @example(text="PP🅰P")
 @example(text="0)\"")
+@example(text='" 0%')  # a space typed at a span's edge, beside an unread quote or bracket, stays
+@example(text="0% “")
+@example(text="0“ 0%")
+@example(text="/)“ 0%")
+@example(text='“€0 "')
+@example(text="0% )0")
 def test_nb_spaces_on_unspaced_input(models_with_nb, text):
     """--segmenter nb: the spaces are the NB segmenter's (never inside a protected span: "#0A" stays whole; it reads
     the input's spaces, and keeps one typed between two digits) and, as in the pipeline, one after a run of "!" or

@@ -374,9 +374,12 @@ class CharEngine(Engine):
             if not keep and self.space_bit:
                 enforce = np.where(frozen.joined, NO_SPACE, np.where(frozen.edges, HAS_SPACE, enforce))
                 enforce[-1] = NO_SPACE
+        required = None  # spaces no reading may take away: a span's edges, a typed space between two digits
         if not keep and self.space_bit:
-            enforce = np.where(number_gaps(base, given & self.space_bit), HAS_SPACE, enforce)
-        unread = Unread(base, given, self.pack, self.symbols, frozen, keep)
+            required = number_gaps(base, given & self.space_bit)
+            required = required | frozen.edges if frozen is not None else required
+            enforce = np.where(required, HAS_SPACE, enforce)
+        unread = Unread(base, given, self.pack, self.symbols, frozen, keep, required)
         if unread.any:  # symbols training text never shows (char_symbols.py)
             if not len(unread.vis):
                 return base, unread.back(np.zeros(0, np.int32))
@@ -389,7 +392,11 @@ class CharEngine(Engine):
                     self.ends_sentence(base)) and not forced[-1] and not (frozen and frozen.trailing))
         cls = self.sentence_case(read, self.decode(gids, states, end_mark, enforce, forced, fixed), marks)
         words = not keep or bool((given & self.space_bit).any())  # kept unspaced input has no words to go by
-        cls = self.proper_case(base, (unread.back(cls) if unread.any else cls) | (kept & self.caps_bit), kept, words)
+        if unread.any:
+            cls = unread.back(cls)
+            if required is not None:  # beside an unread run too ('" 0%', '0% “': the model read no space there)
+                cls[:-1] |= np.where(required[:-1], self.space_bit, 0).astype(cls.dtype)
+        cls = self.proper_case(base, cls | (kept & self.caps_bit), kept, words)
         if self.pack.abbreviations and self.caps_bit:
             cls = self.abbreviation_case(base, cls, kept)
         cls = unit_case(base, cls, self.pack, kept)

@@ -52,10 +52,11 @@ def unread_mask(base: list[str], given: np.ndarray, pack: LanguagePack, frozen: 
 class Unread:
     """One input's unread graphemes: which ones the model reads (``vis``), what it reads there, and how its
     classes over them become classes of the whole input. ``symbols``: the pack's (built once per engine). ``keep``: the input's spaces are the word boundaries
-    (else they are restored, and only the model's count)."""
+    (else they are restored, and only the model's count). ``required``: where restored spaces must stay (a typed
+    space at a span's edge, between two digits): a run after one is not glued to the grapheme before ("0% )0")."""
 
     def __init__(self, base: list[str], given: np.ndarray, pack: LanguagePack, symbols: Symbols,
-                 frozen: Protected | None, keep: bool):
+                 frozen: Protected | None, keep: bool, required: np.ndarray | None = None):
         self.n, self.given = len(base), np.asarray(given, np.int32)
         self.space, self.mark_bits = pack.bit(SPACE), pack.mark_bits
         hidden = unread_mask(base, self.given, pack, frozen)
@@ -69,6 +70,7 @@ class Unread:
         self.moves: list[tuple[int, int]] = []  # (visible index, run end): its space and mark go after the run
         self.soft: list[tuple[int, int]] = []  # the same, but a mark the model gives stays before the run
         self.gaps: list[int] = []  # visible indices followed by a space in unspaced text
+        self.stays: list[int] = []  # visible indices whose run after them takes nothing from them (an opener)
         self.last_run = None
         if not self.any or not len(self.vis):
             return
@@ -93,10 +95,11 @@ class Unread:
             opens = sides.get(s, unicodedata.category(base[s][0]) in _OPENS)
             closes = all(not sides[i] if i in sides else unicodedata.category(base[i][0]) in _CLOSES
                          or base[i] in _QUOTES for i in range(s, e))
-            glued = not self.given[s - 1] & self.space
+            glued = not self.given[s - 1] & self.space and not (required is not None and required[s - 1])
             if e == self.n:
                 self.last_run = glued and closes and not typed
             if opens or not glued and not typed:
+                self.stays.append(k)
                 continue  # the word before keeps what the model gives it
             if self.given[s - 1] & self.mark_bits:
                 pass  # a mark typed before the run stays as it is
@@ -118,8 +121,15 @@ class Unread:
 
     def states(self, states: np.ndarray, enforced: bool = False) -> np.ndarray:
         """Space states of the read graphemes: a space after any grapheme up to the next read one counts
-        (the heaviest state of the stretch, char_input.BY_WEIGHT); with ``enforced``, unspaced text gets its gaps."""
+        (the heaviest state of the stretch, char_input.BY_WEIGHT) where the run after the grapheme takes its space,
+        up to that run's end; before a run that takes nothing from it (an opening quote or bracket) only the
+        grapheme's own ("sagte„ hallo“" keeps "sagte„"; the run keeps its own space); with ``enforced``, unspaced
+        text gets its gaps."""
         out = BY_WEIGHT[np.maximum.reduceat(WEIGHT[states], self.vis)] if len(self.vis) else states[:0].copy()
+        for k, end in self.moves + self.soft:  # (not the runs after the first: they keep their own, "/)“ 0%")
+            out[k] = BY_WEIGHT[WEIGHT[states[self.vis[k]:end + 1]].max()]
+        if self.stays:
+            out[self.stays] = states[self.vis[self.stays]]
         if enforced and self.gaps:
             out[self.gaps] = HAS_SPACE
         if len(out) and out[-1] == HAS_SPACE:  # the end of what the model reads: a run follows, after a space

@@ -184,11 +184,13 @@ export class CharEngine {
         enforce[enforce.length - 1] = NO_SPACE;
       }
     }
+    let required = null; // spaces no reading may take away: a span's edges, a typed space between two digits
     if (!keep && this.space) {
       const gaps = numberGaps(base, given, this.space);
-      enforce = enforce.map((e, i) => (gaps[i] ? HAS_SPACE : e));
+      required = Uint8Array.from(gaps, (g, i) => g || (frozen ? frozen.edges[i] : 0));
+      enforce = enforce.map((e, i) => (required[i] ? HAS_SPACE : e));
     }
-    const unread = new Unread(base, given, this.pack, this.gaps, frozen, keep);
+    const unread = new Unread(base, given, this.pack, this.gaps, frozen, keep, required);
     let read = base;
     let forced = marks;
     if (unread.any) { // symbols training text never shows (unread.js)
@@ -201,7 +203,12 @@ export class CharEngine {
     const endsSentence = unread.any ? unread.endsSentence(base) : startsAlnum(base[base.length - 1]);
     const endMark = end && Boolean(sentenceBits) && endsSentence && !forced[forced.length - 1] && !frozen?.trailing;
     let cls = this.sentenceCase(read, await this.decode(gids, states, endMark, enforce, forced, fixed), marks);
-    cls = unread.any ? unread.back(cls) : cls;
+    if (unread.any) {
+      cls = unread.back(cls);
+      if (required) { // beside an unread run too ('" 0%', '0% “': the model read no space there)
+        for (let i = 0; i < cls.length - 1; i++) if (required[i]) cls[i] |= this.space;
+      }
+    }
     cls = cls.map((c, i) => c | (kept[i] & caps));
     if (this.proper && caps) { // proper_case.js; kept unspaced input has no words to go by
       const words = !keep || given.some((c) => c & this.space);

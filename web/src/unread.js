@@ -45,9 +45,11 @@ function unreadMask(base, given, pack, frozen) {
 }
 
 /** One input's unread graphemes: which ones the model reads (``vis``), what it reads there, and how its
- * classes over them become classes of the whole input. ``keep``: the input's spaces are the word boundaries. */
+ * classes over them become classes of the whole input. ``keep``: the input's spaces are the word boundaries.
+ * ``required``: where restored spaces must stay (a span's typed edge): a run after one is not glued ("0% )0"). */
 export class Unread {
-  constructor(base, given, pack, gaps, frozen, keep) {
+  constructor(base, given, pack, gaps, frozen, keep, required = null) {
+    this.required = required;
     this.n = base.length;
     this.space = pack.bit(SPACE);
     this.markBits = pack.markBits;
@@ -63,6 +65,7 @@ export class Unread {
     this.moves = []; // [visible index, run end]: its space and mark go after the run
     this.soft = []; // the same, but a mark the model gives stays before the run
     this.gaps = []; // visible indices followed by a space in unspaced text
+    this.stays = []; // visible indices whose run after them takes nothing from them (an opener)
     this.lastRun = null;
     if (!this.any || !this.vis.length) return;
     const endsAt = offsets(base);
@@ -96,9 +99,12 @@ export class Unread {
     const opens = this.sides.has(s) ? this.sides.get(s) : OPENS.test(base[s]);
     let closes = true;
     for (let i = s; i < e; i++) closes &&= this.sides.has(i) ? !this.sides.get(i) : CLOSES.test(base[i]);
-    const glued = !(g[s - 1] & this.space);
+    const glued = !(g[s - 1] & this.space) && !(this.required && this.required[s - 1]);
     if (e === this.n) this.lastRun = glued && closes && !typed;
-    if (opens || (!glued && !typed)) return; // the word before keeps what the model gives it
+    if (opens || (!glued && !typed)) { // the word before keeps what the model gives it
+      this.stays.push(k);
+      return;
+    }
     if (g[s - 1] & this.markBits) {
       // a mark typed before the run stays as it is
     } else if (typed) {
@@ -119,7 +125,9 @@ export class Unread {
   }
 
   /** Space states of the read graphemes: a space after any grapheme up to the next read one counts
-   * (the heaviest state of the stretch, input.js BY_WEIGHT); with ``enforced``, unspaced text gets its gaps. */
+   * (the heaviest state of the stretch, input.js BY_WEIGHT) where the run after the grapheme takes its space, up to
+   * that run's end; before a run that takes nothing from it (an opener) only the grapheme's own; with ``enforced``,
+   * unspaced text gets its gaps. */
   states(states, enforced = false) {
     const out = new Int32Array(this.vis.length);
     this.vis.forEach((v, i) => {
@@ -128,6 +136,12 @@ export class Unread {
       for (let j = v + 1; j < end; j++) m = Math.max(m, WEIGHT[states[j]]);
       out[i] = BY_WEIGHT[m];
     });
+    for (const [k, end] of [...this.moves, ...this.soft]) { // (not the runs after the first: "/)“ 0%")
+      let m = WEIGHT[states[this.vis[k]]];
+      for (let j = this.vis[k] + 1; j <= end; j++) m = Math.max(m, WEIGHT[states[j]]);
+      out[k] = BY_WEIGHT[m];
+    }
+    for (const k of this.stays) out[k] = states[this.vis[k]];
     if (enforced) for (const k of this.gaps) out[k] = HAS_SPACE;
     if (out.length && out[out.length - 1] === HAS_SPACE) out[out.length - 1] = NO_SPACE;
     return out;
