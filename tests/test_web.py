@@ -178,6 +178,19 @@ def test_the_page_keeps_tags_and_mentions_words_of_their_own_as_python_does(brow
     assert errors == []
 
 
+def test_the_page_spaces_quotes_brackets_and_long_numbers_as_python_does(browser_page):
+    """Beside an unread quote or bracket a required space stays and an opener takes no space from the word before
+    it (char_symbols.py, unread.js); a long number takes the pack's thousands separator (digit_groups.js)."""
+    page, _, _, errors = browser_page
+    items = [("er sagte„ hallo“ und ging", "keep"), ('er sagte " 50% davon"', "restore"),
+             ("eskostet2500000euroundnicht19451946", "auto"), ("die kosten 0% )0 sind", "restore")]
+    python = {m: Restorer(lang="de", engine="char", spaces=m) for m in ("keep", "restore", "auto")}
+    got = web_restore(page, items, "de")
+    assert got == [python[m](text) for text, m in items]
+    assert "sagte„" in got[0] and "2 500 000" in got[2]
+    assert errors == []
+
+
 def test_the_page_lists_every_pack_with_a_shipped_char_model():
     """The page's language menu (web/app.js) is the packs whose char model ships, no more and no fewer."""
     listed = re.search(r"const LANGS = \{([^}]*)\}", (ROOT / "web" / "app.js").read_text(encoding="utf-8")).group(1)
