@@ -38,7 +38,7 @@ def digit_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np
     ``given``: the input's classes, whose spaces and marks end or keep a run; ``protected``: graphemes inside
     protected spans."""
     sep = pack.thousands
-    space_bit = pack.bit(SPACE) if SPACE in pack.features else 0
+    space_bit = pack.bit(SPACE)
     bit = space_bit if sep == " " else pack.bit(sep) if sep else 0
     if not bit or (sep == " " and keep):
         return cls

@@ -18,10 +18,11 @@ from ..chunking import plan
 from ..clusters import upper_of
 from ..codec import spans_with
 from ..packs import CAPS, SPACE, LanguagePack
-from ..spans import typed_spaces
 from ..digit_groups import digit_groups
+from ..spans import typed_spaces
 from ..units import unit_case
 from .base import Engine, EngineOptions
+from .char_case import abbreviation_case, typed_mixed_case
 from .char_digits import inside_digits, number_gaps
 from .char_pairs import Pairing
 from .char_input import (GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE, UNKNOWN, grapheme_ids,
@@ -336,30 +337,6 @@ class CharEngine(Engine):
             return cls
         return self.proper.apply(base, cls, self.caps_bit, self.space_bit, typed, words)
 
-    def abbreviation_case(self, base: list[str], cls: np.ndarray, kept: np.ndarray) -> np.ndarray:
-        """A word of the pack's abbreviations typed with its marks ("e.g.") keeps the input's case, but for the
-        capital that starts a sentence."""
-        cuts = np.flatnonzero(cls & self.space_bit) + 1
-        starts, ends = np.concatenate([[0], cuts]), np.concatenate([cuts, [len(base)]])
-        typed = spans_with(kept & self.mark_bits, starts, ends)  # only words the input typed a mark in
-        for s, e in zip(starts[typed].tolist(), ends[typed].tolist()):
-            if "".join(base[s:e]) not in self.pack.abbreviations:
-                continue
-            starts = s == 0 or bool(cls[s - 1] & self.sentence_bits)
-            first = cls[s] & self.caps_bit if starts else 0
-            cls[s:e] = (cls[s:e] & ~self.caps_bit) | (kept[s:e] & self.caps_bit)
-            cls[s] |= first
-        return cls
-
-    def typed_mixed_case(self, base: list[str], cls: np.ndarray, kept: np.ndarray) -> np.ndarray:
-        """A word typed with a capital after its first letter ("iPhone", "McDonald", "NASA") keeps the case it was
-        typed in, at a sentence's start too, as the pipeline keeps it: the model adds no capital to it."""
-        caps = (kept & self.caps_bit) != 0
-        starts = np.concatenate([[0], np.flatnonzero(cls[:-1] & self.space_bit) + 1])
-        inner = np.add.reduceat(caps, starts) - caps[starts]  # capitals typed after each word's first grapheme
-        typed = np.repeat(inner > 0, np.diff(np.append(starts, len(base))))
-        return np.where(typed, (cls & ~self.caps_bit) | (kept & self.caps_bit), cls)
-
     def classes(self, base, given, kept, keep, end=True, frozen=None):
         """The input's own marks stay as they are ("3.5", "Hello, world"); the model adds marks elsewhere.
         The capitals of mixed-case input stay too ("McDonald"). A protected span takes no space or mark inside
@@ -398,11 +375,11 @@ class CharEngine(Engine):
                 cls[:-1] |= np.where(required[:-1], self.space_bit, 0).astype(cls.dtype)
         cls = self.proper_case(base, cls | (kept & self.caps_bit), kept, words)
         if self.pack.abbreviations and self.caps_bit:
-            cls = self.abbreviation_case(base, cls, kept)
+            cls = abbreviation_case(base, cls, kept, self.pack)
         cls = unit_case(base, cls, self.pack, kept)
         cls = digit_groups(base, cls, self.pack, given, keep, None if frozen is None else frozen.inside)
         if self.caps_bit and (kept & self.caps_bit).any():
-            cls = self.typed_mixed_case(base, cls, kept)
+            cls = typed_mixed_case(base, cls, kept, self.pack)
         if frozen is not None and self.caps_bit:
             cls = np.where(frozen.inside, (cls & ~self.caps_bit) | (given & self.caps_bit), cls)
         return base, cls
