@@ -2,8 +2,8 @@
 (de, fr, ru).
 
 The engines keep a run of digits as typed: no model guesses a mark inside a number ("35" may be "3,5" or 35). But a
-run of five digits or more typed without a separator is, in the training and dev text of these packs, nearly always
-an amount written in groups of three ("40.000", "170 000"); years and most codes have four digits or fewer. A pack
+run of five to nine digits typed without a separator is, in the training and dev text of these packs, nearly always
+an amount written in groups of three ("40.000", "170 000"); years have four digits, a phone number ten or more. A pack
 names its separator (``thousands`` in pack.toml: one of its marks, or " "); after either engine decodes, such a run
 gets it before every third digit from its end, in place of the spaces the segmenter may have cut it with ("2500
 000": its counts hold "000" as a word). A run stays as typed where a mark was typed inside it (a space ends it),
@@ -28,6 +28,7 @@ import numpy as np
 from .packs import SPACE, LanguagePack
 
 MIN_DIGITS = 5  # the shortest run that is grouped: four digits are most often a year ("2023")
+MAX_DIGITS = 9  # the longest: ten digits or more are a phone number or an ID as often as an amount ("5551234567")
 CODE_SIGNS = "+-/:#@_&=\u2010\u2011"  # a run beside one is a phone number, a date, a code ("+4917012345", "0170-12345")
 
 
@@ -53,7 +54,7 @@ def digit_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np
         for a, b in _runs(cls, k, e, space_bit):
             alone = (a == 0 or not _joins(base[a - 1]) or cls[a - 1] & space_bit) and (
                 b == n or not _joins(base[b]) or cls[b - 1] & space_bit)
-            if (b - a >= MIN_DIGITS and alone and base[a] != "0" and not (given[a:b - 1] & pack.mark_bits).any()
+            if (MIN_DIGITS <= b - a <= MAX_DIGITS and alone and base[a] != "0" and not (given[a:b - 1] & pack.mark_bits).any()
                     and (protected is None or not protected[a:b].any())):
                 cls[a:b - 1] &= ~(pack.mark_bits | space_bit)
                 cls[np.arange(b - 4, a - 1, -3)] |= bit  # the digit before each group of three from the end

@@ -43,7 +43,7 @@ def test_a_long_number_takes_the_packs_separator():
 
 def test_short_numbers_codes_and_glued_or_typed_runs_stay():
     es = load_pack("es")
-    for text in ("en 2023 y 1200", "código 00123", "el A38000 vuela", "x 12345y", "tel +4917012345", "0170-12345"):
+    for text in ("en 2023 y 1200", "llame al 5551234567", "código 00123", "el A38000 vuela", "x 12345y", "tel +4917012345", "0170-12345"):
         assert shown(es, text) == text
     assert shown(es, "pi 314159", typed={2: ","}) == "pi 3,14159"  # a mark typed inside: a decimal
     assert shown(es, "de 1999 20000", typed={5: " "}) == "de 1999 20.000"  # a typed space ends a run

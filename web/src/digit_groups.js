@@ -4,6 +4,7 @@
  */
 
 const MIN_DIGITS = 5; // the shortest run that is grouped: four digits are most often a year ("2023")
+const MAX_DIGITS = 9; // the longest: ten digits or more are a phone number or an ID as often as an amount
 const LETTER = /^\p{L}/u;
 const CODE_SIGNS = "+-/:#@_&=\u2010\u2011"; // a run beside one is a phone number, a date, a code ("+4917012345")
 const joins = (g) => LETTER.test(g) || CODE_SIGNS.includes(g);
@@ -30,7 +31,7 @@ export function digitGroups(base, cls, bit, spaceSep, space, markBits, given, ke
       for (let i = a; i < b - 1; i++) typed ||= Boolean(given[i] & markBits);
       let guarded = false;
       if (inside) for (let i = a; i < b; i++) guarded ||= Boolean(inside[i]);
-      if (b - a >= MIN_DIGITS && alone && base[a] !== "0" && !typed && !guarded) {
+      if (b - a >= MIN_DIGITS && b - a <= MAX_DIGITS && alone && base[a] !== "0" && !typed && !guarded) {
         for (let i = a; i < b - 1; i++) cls[i] &= ~(markBits | space);
         for (let i = b - 4; i >= a; i -= 3) cls[i] |= bit; // the digit before each group of three from the end
       }
