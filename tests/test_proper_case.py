@@ -27,12 +27,15 @@ PROPER = ProperCase(["NASA", "McDonald", "Путин", "США", "Paris", "Дм�
 COMMA = 2
 
 
+# words of the list's letters, with classes of any features (CAPS 1, COMMA 2, ..., SPACE 16)
+WORDS_AND_CLASSES = st.lists(st.tuples(st.sampled_from(list("nasmcdoldpriтпуинсшадмрйеков-,'1 ")),
+                                       st.integers(0, 31)), min_size=1, max_size=40)
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(list("nasmcdoldpriтпуинсшадмрйеков-,'1 ")), max_size=40),
-       st.lists(st.integers(0, 31), max_size=40))
-def test_typed_capitals_stay_and_only_capitals_change(chars, bits):
-    base = chars or ["a"]
-    cls = np.resize(np.array(bits or [0], np.int64), len(base))
+@given(WORDS_AND_CLASSES)
+def test_typed_capitals_stay_and_only_capitals_change(pairs):
+    base, cls = [g for g, _ in pairs], np.array([c for _, c in pairs], np.int64)
     out = PROPER.apply(base, cls.copy(), CAPS, SPACE, typed=cls)
     assert np.array_equal(out & ~CAPS, cls & ~CAPS)  # every other feature as it was
     assert np.all(out & CAPS >= cls & CAPS)  # no typed capital taken away
@@ -58,11 +61,9 @@ def pieces(base, cls):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(list("nasmcdoldpriтпуинсшадмрйеков-,'1 ")), max_size=40),
-       st.lists(st.integers(0, 31), max_size=40))
-def test_a_word_the_list_lacks_is_never_left_in_the_models_mixed_case(chars, bits):
-    base = chars or ["a"]
-    cls = np.resize(np.array(bits or [0], np.int64), len(base))
+@given(WORDS_AND_CLASSES)
+def test_a_word_the_list_lacks_is_never_left_in_the_models_mixed_case(pairs):
+    base, cls = [g for g, _ in pairs], np.array([c for _, c in pairs], np.int64)
     out = PROPER.apply(base, cls.copy(), CAPS, SPACE)
     assert np.array_equal(out & ~CAPS, cls & ~CAPS)
     for a, b in pieces(base, out):
