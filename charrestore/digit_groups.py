@@ -54,7 +54,8 @@ def digit_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np
         for a, b in _runs(cls, k, e, space_bit):
             alone = (a == 0 or not _joins(base[a - 1]) or cls[a - 1] & space_bit) and (
                 b == n or not _joins(base[b]) or cls[b - 1] & space_bit)
-            if (MIN_DIGITS <= b - a <= MAX_DIGITS and alone and base[a] != "0" and not (given[a:b - 1] & pack.mark_bits).any()
+            typed = (given[a:b - 1] & pack.mark_bits).any()  # a decimal, a date: "3,14159", "1.5.2023"
+            if (MIN_DIGITS <= b - a <= MAX_DIGITS and alone and base[a] != "0" and not typed
                     and (protected is None or not protected[a:b].any())):
                 cls[a:b - 1] &= ~(pack.mark_bits | space_bit)
                 cls[np.arange(b - 4, a - 1, -3)] |= bit  # the digit before each group of three from the end
@@ -64,7 +65,8 @@ def digit_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np
 
 def _runs(cls: np.ndarray, k: int, e: int, space_bit: int) -> list[tuple[int, int]]:
     """The numbers in the digits ``k:e`` (no space typed between them): one, where the engines' spaces cut it only
-    into whole groups of three after the first ("2500 000", "1 200000"); else each piece between those spaces ("1945 1946")."""
+    into whole groups of three after the first ("2500 000", "1 200000"); else each piece between those spaces
+    ("1945 1946")."""
     cuts = [i + 1 for i in range(k, e - 1) if cls[i] & space_bit]
     pieces = list(zip([k, *cuts], [*cuts, e]))
     return [(k, e)] if all((b - a) % 3 == 0 for a, b in pieces[1:]) else pieces
