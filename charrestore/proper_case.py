@@ -148,7 +148,8 @@ def unlisted_case(base: list[str], cls: np.ndarray, a: int, b: int, caps_bit: in
     """Each run of letters in ``a:b`` (a word the list lacks; "USD/thùng" and "H.Thạch" hold two), in mixed case by
     the model (not by the input): all capitals where most of its letters are, else only its first letter's case
     kept ("ЛаВрецкий" -> "Лаврецкий")."""
-    runs = np.split(np.arange(a, b), [k for k in range(a + 1, b) if base[k][0].isalpha() != base[k - 1][0].isalpha()])
+    changes = [k - a for k in range(a + 1, b) if base[k][0].isalpha() != base[k - 1][0].isalpha()]
+    runs = np.split(np.arange(a, b), changes)
     for run in runs:
         cased = [int(k) for k in run if upper_of(base[k]) is not None]
         up = [k for k in cased if cls[k] & caps_bit]

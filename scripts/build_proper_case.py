@@ -11,7 +11,8 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
   patronymic in at least ``--share`` of its analyses is marked ``name``; a word left out that is a surname in at
   least ``--surname-share`` of them and otherwise only a noun or an adjective ("песков", "волков", "лавров": also
   genitives of common nouns; not "ли", "дали": also a particle, a verb) is listed as
-  ``after-name``, a capital only straight after a name ("Дмитрий Песков").
+  ``after-name``, a capital only straight after a name ("Дмитрий Песков"); so is a word the dictionary does not
+  know at all that ends like a Russian surname ("силуанов", "набиуллина": "Антон Силуанов").
 - es, fr: by the Hunspell dictionary of the language (Debian's hunspell-es, hunspell-fr-classical; MPL-2.0), read
   with spylls. A stem that the dictionary writes with capitals ("Acapulco", "ONU", "McDonald") and never in small
   letters, whose small-letter spelling the dictionary does not accept either (no inflected common word: "Abejas",
@@ -57,19 +58,28 @@ PROPER = {"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"}  # OpenCorpora's gramm
 ACRONYM = {"Geox", "Orgn"}  # with Abbr: written in capitals
 GIVEN = {"Name", "Patr"}  # a given name or patronymic: a surname may follow
 NOMINAL = {"NOUN", "ADJF"}  # an after-name form is only ever one of these (not "ли", "дали": a particle, a verb)
+# the endings of Russian surnames (masculine, feminine; nominative): a word the dictionary does not know that ends
+# in one is most often a modern surname ("силуанов", "набиуллина", "зеленский")
+SURNAME_ENDINGS = ("ов", "ев", "ёв", "ин", "ын", "ова", "ева", "ёва", "ина", "ына", "ский", "цкий", "ская", "цкая")
 
 
 def russian_forms(n_words: int, share: float, surname_share: float) -> tuple[list[str], dict]:
     """The lines of the list (a cased form, maybe a tab and its role), most frequent first, and what was counted."""
     import pymorphy3
     morph = pymorphy3.MorphAnalyzer()
-    forms, seen = [], {"words": 0, "known": 0, "capital": 0, "capitals": 0, "names": 0, "after_name": 0}
+    forms, seen = [], {"words": 0, "known": 0, "capital": 0, "capitals": 0, "names": 0, "after_name": 0,
+                       "unknown_after_name": 0}
     for word in frequent("ru", n_words):
         if len(word) < 2 or not word.isalpha():
             continue
         seen["words"] += 1
         parses = morph.parse(word)
-        if not parses or not all(p.is_known for p in parses):
+        if not any(p.is_known for p in parses):  # a modern surname the dictionary lacks: a capital after a name
+            if len(word) >= 5 and word.endswith(SURNAME_ENDINGS):
+                forms.append(f"{word.capitalize()}\t{AFTER_NAME}")
+                seen["unknown_after_name"] += 1
+            continue
+        if not all(p.is_known for p in parses):
             continue
         seen["known"] += 1
         total = sum(p.score for p in parses) or 1.0
@@ -258,7 +268,9 @@ def main() -> None:
                          f"{args.share} of them (by score) a proper noun (Name, Surn, Patr, Geox, Orgn, Trad), takes a "
                          "capital; at least 0.95 an abbreviation of a place or organisation (Abbr with Geox or "
                          f"Orgn): all capitals; at least {args.share} a given name or patronymic: a name; else at "
-                         f"least {args.surname_share} a surname: a capital after a name only")
+                         f"least {args.surname_share} a surname: a capital after a name only; a word of five letters "
+                         f"or more none of whose analyses the dictionary knows, ending in {', '.join(SURNAME_ENDINGS)}: "
+                         "a capital after a name only")
             sources.append({"what": f"pymorphy3 {version('pymorphy3')} with pymorphy3-dicts-ru "
                                     f"{version('pymorphy3-dicts-ru')}: the OpenCorpora dictionary's analyses",
                             "license": "CC BY-SA 3.0 (OpenCorpora data)"})

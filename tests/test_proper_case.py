@@ -194,6 +194,8 @@ def test_the_shipped_russian_list_writes_modern_names_and_acronyms():
     assert "Москве" in out
     out = Restorer(lang="ru", spaces="keep")("об этом сообщил дмитрий песков когда мы шли мимо песков и болот")
     assert "Дмитрий Песков" in out and "песков" in out  # a surname after a name, the sand elsewhere
+    out = Restorer(lang="ru", spaces="keep")("выступил антон силуанов а иван готов помочь")
+    assert "Антон Силуанов" in out and "готов" in out  # a surname the dictionary lacks; a word it knows
 
 
 @pytest.mark.parametrize("lang", ["de", "es", "fr", "ru", "vi"])
