@@ -46,6 +46,7 @@ import shlex
 import subprocess
 import sys
 from collections import Counter
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 
@@ -137,6 +138,7 @@ def training_text(lang: str):
                 yield line.rstrip("\n").split("\t", 1)[-1]
 
 
+@cache  # (the es/fr route and the brands route both read it)
 def training_case(lang: str) -> tuple[Counter, Counter]:
     """How often each word is written in small letters, and with capitals inside a sentence, in the training text."""
     small, capital = Counter(), Counter()

@@ -348,14 +348,13 @@ class CharEngine(Engine):
         fixed = (marks != 0) | digits
         if frozen is not None:
             fixed |= frozen.closed
-            if not keep and self.space_bit:
-                enforce = np.where(frozen.joined, NO_SPACE, np.where(frozen.edges, HAS_SPACE, enforce))
-                enforce[-1] = NO_SPACE
         required = None  # spaces no reading may take away: a span's edges, a typed space between two digits
         if not keep and self.space_bit:
-            required = number_gaps(base, given & self.space_bit)
-            required = required | frozen.edges if frozen is not None else required
+            required = number_gaps(base, given & self.space_bit) | (frozen is not None and frozen.edges)
             enforce = np.where(required, HAS_SPACE, enforce)
+            if frozen is not None:  # no space inside a span, nor after the text
+                enforce = np.where(frozen.joined, NO_SPACE, enforce)
+                enforce[-1] = NO_SPACE
         unread = Unread(base, given, self.pack, self.symbols, frozen, keep, required)
         if unread.any:  # symbols training text never shows (char_symbols.py)
             if not len(unread.vis):

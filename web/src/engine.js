@@ -177,18 +177,16 @@ export class CharEngine {
     let marks = kept.map((c) => c & this.pack.markBits);
     const digits = insideDigits(base);
     let fixed = Uint8Array.from(marks, (m, i) => m !== 0 || (digits[i] && !(given[i] & this.space)));
-    if (frozen) {
-      frozen.closed.forEach((c, i) => c && (fixed[i] = 1));
-      if (!keep && this.space) {
-        enforce = enforce.map((e, i) => (frozen.joined[i] ? NO_SPACE : frozen.edges[i] ? HAS_SPACE : e));
-        enforce[enforce.length - 1] = NO_SPACE;
-      }
-    }
+    if (frozen) frozen.closed.forEach((c, i) => c && (fixed[i] = 1));
     let required = null; // spaces no reading may take away: a span's edges, a typed space between two digits
     if (!keep && this.space) {
       const gaps = numberGaps(base, given, this.space);
       required = Uint8Array.from(gaps, (g, i) => g || (frozen ? frozen.edges[i] : 0));
       enforce = enforce.map((e, i) => (required[i] ? HAS_SPACE : e));
+      if (frozen) { // no space inside a span, nor after the text
+        enforce = enforce.map((e, i) => (frozen.joined[i] ? NO_SPACE : e));
+        enforce[enforce.length - 1] = NO_SPACE;
+      }
     }
     const unread = new Unread(base, given, this.pack, this.gaps, frozen, keep, required);
     let read = base;
