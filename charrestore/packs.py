@@ -37,6 +37,9 @@ class LanguagePack:
     map_after_sentence_end: dict[str, str] = field(default_factory=dict)  # ... and right after a sentence mark
     models: dict[str, str] = field(default_factory=dict)
     sentence_marks: tuple[str, ...] = ()
+    # the sentence marks whose next word always takes a capital; the others leave it to the model, where the text
+    # follows them with a small letter too (ru, fr dialogue: «Что? – спросил он»). Default: all of them.
+    capital_after: tuple[str, ...] = ()
     engine: str = "char"  # what ``--engine auto`` runs: the engine that scored better on this language's dev sets
     opening: tuple[str, ...] = ()  # marks that open a span: each stands before the grapheme it belongs to ("¿Tienes")
     pairs: dict[str, str] = field(default_factory=dict)  # opening mark -> the sentence-final mark that closes its span
@@ -64,6 +67,11 @@ class LanguagePack:
     def sentence_bits(self) -> int:
         """The class bits of the marks that end a sentence."""
         return sum(self.bit(m) for m in self.sentence_marks)
+
+    @property
+    def capital_bits(self) -> int:
+        """The class bits of the sentence marks after which a word always starts with a capital."""
+        return sum(self.bit(m) for m in self.capital_after)
 
     @property
     def mark_bits(self) -> int:
@@ -130,6 +138,9 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         if src not in data.get("map", {}) or not data.get("sentence_marks"):
             raise PackError(f"{source}: [map_after_sentence_end] holds {src!r}: it takes [map] entries of a pack with "
                             "sentence_marks (what they map onto right after a sentence mark instead)")
+    for mark in data.get("capital_after", ()):
+        if mark not in data.get("sentence_marks", ()):
+            raise PackError(f"{source}: 'capital_after' holds {mark!r}: it takes marks of 'sentence_marks'")
     for mark in data.get("opening_marks", ()):
         if mark not in marks:
             raise PackError(f"{source}: 'opening_marks' holds {mark!r}, not a mark of the pack's features")
@@ -165,6 +176,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         map_after_sentence_end=dict(data.get("map_after_sentence_end", {})),
         models=dict(data.get("models", {})),
         sentence_marks=tuple(m for m in data.get("sentence_marks", ()) if m in marks),
+        capital_after=tuple(m for m in data.get("capital_after", data.get("sentence_marks", ())) if m in marks),
         engine=engine,
         opening=tuple(m for m in marks if m in data.get("opening_marks", ())),
         pairs={o: c for o, c in data.get("pairs", {}).items() if c in marks},

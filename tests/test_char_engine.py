@@ -99,6 +99,23 @@ def test_sentence_case_after_sentence_end(restorers):
             assert out[i + 2].isupper(), out
 
 
+def test_a_capital_follows_only_the_marks_of_capital_after(restorers, monkeypatch):
+    """ru and fr go on after a question with a small letter ("«Что?» – спросил он"): there the model decides."""
+    engine = restorers["en", "restore"].engine
+    pack = engine.pack
+    space, caps = pack.bit("SPACE"), pack.bit("CAPS")
+    cls = np.array([0, space | pack.bit("?"), 0, space | pack.bit("."), 0, 0], np.int32)  # "ab? cd. ef"
+
+    def capitals(classes):
+        return np.flatnonzero(engine.sentence_case(list("abcdef"), classes.copy()) & caps).tolist()
+
+    assert capitals(cls) == [0, 2, 4]  # en: every sentence mark
+    monkeypatch.setattr(engine, "capital_bits", pack.bit("."))  # ru, fr: capital_after = ["."]
+    assert capitals(cls) == [0, 4]
+    cls[2] |= caps  # the model's own capital after "?" stays
+    assert capitals(cls) == [0, 2, 4]
+
+
 @pytest.mark.parametrize("lang,spaces,marks", [("en", "restore", ".?"), ("en", "keep", ".?"), ("ja", "restore", "。？")])
 def test_document_ends_with_sentence_mark(restorers, lang, spaces, marks):
     text = {"en": "will ai change our future obviously the answer is yes", "ja": "これはペンですかはいそうです"}[lang]

@@ -129,6 +129,10 @@ def test_pack_typography_is_validated():
                 {**mapped, "map_after_sentence_end": {"!": ""}}):
         with pytest.raises(PackError, match=r"map_after_sentence_end"):
             _validate("xx", bad)
+    assert _validate("xx", ended).capital_after == ("?",)  # default: every sentence mark
+    assert _validate("xx", {**ended, "capital_after": []}).capital_after == ()
+    with pytest.raises(PackError, match="'capital_after' holds '!'"):
+        _validate("xx", {**ended, "capital_after": ["!"]})
     assert _validate("xx", {**pack, "scripts": ["Hangul", "Han"]}).scripts == ("Hangul", "Han")
     for bad in (["Klingon"], ["Latin]|[a"], [""]):
         with pytest.raises(PackError, match="'scripts' holds"):

@@ -19,7 +19,7 @@ def abbreviation_case(base: list[str], cls: np.ndarray, kept: np.ndarray, pack: 
     for s, e in zip(starts[typed].tolist(), ends[typed].tolist()):
         if "".join(base[s:e]) not in pack.abbreviations:
             continue
-        opens = s == 0 or bool(cls[s - 1] & pack.sentence_bits)
+        opens = s == 0 or bool(cls[s - 1] & pack.capital_bits)
         first = cls[s] & caps_bit if opens else 0
         cls[s:e] = (cls[s:e] & ~caps_bit) | (kept[s:e] & caps_bit)
         cls[s] |= first

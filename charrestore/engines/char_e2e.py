@@ -125,7 +125,7 @@ class CharEngine(Engine):
         self.session = runtime.session(Path(onnx_path), options.threads)
         self.batch_size = options.batch_size
         self.caps_bit, self.space_bit = pack.bit(CAPS), pack.bit(SPACE)
-        self.sentence_bits = pack.sentence_bits
+        self.sentence_bits, self.capital_bits = pack.sentence_bits, pack.capital_bits
         self.no_space = np.flatnonzero((np.arange(pack.n_classes) & self.space_bit) == 0)
         self.sentence_classes = np.flatnonzero(np.arange(pack.n_classes) & self.sentence_bits)
         self.symbols = Symbols(pack, [None, *pack.marks])  # what the model never read (char_symbols.py)
@@ -314,11 +314,12 @@ class CharEngine(Engine):
         return states
 
     def sentence_case(self, base: list[str], cls: np.ndarray, marks: np.ndarray | None = None) -> np.ndarray:
-        """Capitalize the first grapheme and every grapheme after a sentence-final mark plus space, except after
-        an abbreviation of the input (a word whose given marks include one before its last grapheme: "u.s.")."""
+        """Capitalize the first grapheme and every grapheme after a mark of the pack's ``capital_after`` (by default
+        every sentence-final mark) plus space, except after an abbreviation of the input (a word whose given marks
+        include one before its last grapheme: "u.s.")."""
         if not self.caps_bit:
             return cls
-        starts = np.flatnonzero((cls[:-1] & self.sentence_bits != 0) & (cls[:-1] & self.space_bit != 0)) + 1
+        starts = np.flatnonzero((cls[:-1] & self.capital_bits != 0) & (cls[:-1] & self.space_bit != 0)) + 1
         if marks is not None and len(starts):
             word_start = np.concatenate([[0], np.flatnonzero(cls[:-1] & self.space_bit) + 1])
             begin = word_start[np.searchsorted(word_start, starts - 1, side="right") - 1]

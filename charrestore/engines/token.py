@@ -101,6 +101,7 @@ class TokenModel:
         by_label = {MARK_LABELS.get(m, m): m for m in pack.marks}
         self.marks = [by_label.get(lab) for lab in self.punct_labels]  # None for O
         self.sentence_ends = np.array([m in pack.sentence_marks for m in self.marks])
+        self.capital_after = np.array([m in pack.capital_after for m in self.marks])
         self.O, self.CAP = self.case_labels.index("O"), self.case_labels.index("CAP")
         self.MIX = self.case_labels.index("MIX") if "MIX" in self.case_labels else -1
         self.stats: Counter = Counter()
@@ -257,7 +258,7 @@ class TokenModel:
                 ends = np.flatnonzero(self.sentence_ends)
                 punct[-1] = ends[p[-1, ends].argmax()]
                 self.stats["final_mark_added"] += 1
-        starts = np.concatenate([[True], self.sentence_ends[punct[:-1]]])
+        starts = np.concatenate([[True], self.capital_after[punct[:-1]]])
         lower = starts & (case == self.O) & (True if letter_first is None else letter_first)
         self.stats["words"] += len(case)
         self.stats["sentence_starts"] += int(starts.sum())

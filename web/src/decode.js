@@ -37,6 +37,7 @@ export class Decoder {
     this.caps = pack.bit(CAPS);
     this.space = pack.bit(SPACE);
     this.sentenceBits = pack.sentenceMarks.reduce((s, m) => s | pack.bit(m), 0);
+    this.capitalBits = pack.capitalAfter.reduce((s, m) => s | pack.bit(m), 0);
     this.otherMarks = pack.marks.filter((m) => !pack.sentenceMarks.includes(m)).reduce((s, m) => s | pack.bit(m), 0);
     this.markBits = pack.markBits;
     this.bias = classBias(pack, card.bias ?? {});

@@ -116,13 +116,13 @@ export class CharEngine {
     return [gids, states, enforce];
   }
 
-  /** Capitalize the first grapheme and every one after a sentence-final mark plus space, except after an
+  /** Capitalize the first grapheme and every one after a mark of the pack's capital_after plus space, except after an
    * abbreviation of the input (a word whose given marks include one before its last grapheme: "u.s."). */
   sentenceCase(base, cls, marks) {
-    const { caps, sentenceBits } = this.decoder;
+    const { caps, capitalBits } = this.decoder;
     if (!caps) return cls;
     let starts = [];
-    for (let i = 0; i + 1 < cls.length; i++) if (cls[i] & sentenceBits && cls[i] & this.space) starts.push(i + 1);
+    for (let i = 0; i + 1 < cls.length; i++) if (cls[i] & capitalBits && cls[i] & this.space) starts.push(i + 1);
     if (starts.length) {
       const wordStart = [0];
       for (let i = 0; i + 1 < cls.length; i++) if (cls[i] & this.space) wordStart.push(i + 1);
@@ -152,7 +152,7 @@ export class CharEngine {
   /** A word of the pack's abbreviations typed with its marks ("e.g.") keeps the input's case, but for the capital
    * that starts a sentence (char_e2e.py ``abbreviation_case``). */
   abbreviationCase(base, cls, kept) {
-    const { caps, sentenceBits } = this.decoder;
+    const { caps, capitalBits } = this.decoder;
     const { markBits } = this.pack;
     const bounds = [0];
     for (let i = 0; i < cls.length; i++) if (cls[i] & this.space) bounds.push(i + 1);
@@ -161,7 +161,7 @@ export class CharEngine {
       const [s, e] = [bounds[k], bounds[k + 1]];
       if (s >= e || !kept.slice(s, e).some((c) => c & markBits)) continue;
       if (!this.pack.abbreviations.has(base.slice(s, e).join(""))) continue;
-      const first = s === 0 || cls[s - 1] & sentenceBits ? cls[s] & caps : 0;
+      const first = s === 0 || cls[s - 1] & capitalBits ? cls[s] & caps : 0;
       for (let i = s; i < e; i++) cls[i] = (cls[i] & ~caps) | (kept[i] & caps);
       cls[s] |= first;
     }

@@ -17,6 +17,8 @@ export class LanguagePack {
     this.models = data.models ?? {};
     this.marks = this.features.filter((f) => f !== CAPS && f !== SPACE);
     this.sentenceMarks = (data.sentence_marks ?? []).filter((m) => this.marks.includes(m));
+    // the sentence marks whose next word always takes a capital (default: all; ru and fr leave "?" to the model)
+    this.capitalAfter = (data.capital_after ?? data.sentence_marks ?? []).filter((m) => this.marks.includes(m));
     // marks that open a span and stand before their grapheme (es "¿"), and the space a mark's typography puts
     // before it (fr "?"), as packs.py reads them
     this.opening = this.marks.filter((m) => (data.opening_marks ?? []).includes(m));
