@@ -2,7 +2,10 @@
 
 The detector (``detect.py``) answers only among the installed packs that it knows, and a text goes to exactly the
 Restorer that ``lang=<that language>`` would build (one per language, built on first use), so ``fix --lang auto`` on
-a line prints what ``fix --lang <detected>`` prints.
+a line prints what ``fix --lang <detected>`` prints. ``lang="auto:en"`` (the CLI's default) prefers a language: a
+text stays English unless another language is clearly more likely (``Detector.detect``'s ``prefer``), since a short
+line is often about as likely in a neighbour language; where no detector is installed (a models folder of one's
+own), it is simply that language.
 """
 
 from __future__ import annotations
@@ -11,6 +14,25 @@ from dataclasses import replace
 from typing import Iterator, Sequence
 
 AUTO = "auto"
+DEFAULT_LANG = "auto:en"  # what fix and segment restore without --lang: English unless another language is clearly
+# more likely (docs/detect.md)
+
+
+def is_auto(lang: str) -> bool:
+    """Whether ``lang`` asks for detection: ``auto``, or ``auto:<preferred language>``."""
+    return lang == AUTO or lang.startswith(AUTO + ":")
+
+
+def preferred(lang: str) -> str | None:
+    """The language that ``auto:<lang>`` prefers (None for plain ``auto``)."""
+    return lang.partition(":")[2] or None if is_auto(lang) else None
+
+
+def detector_installed() -> bool:
+    """Whether the models folder holds the language detector."""
+    from .paths import models_dir
+
+    return (models_dir() / "detect" / "detect.json").is_file()
 
 
 def installed(model: str | None = None) -> list[str]:
@@ -27,11 +49,11 @@ def installed(model: str | None = None) -> list[str]:
     return langs
 
 
-def language_of(text: str, among: Sequence[str] | None = None) -> str:
-    """The language of ``text`` among ``among`` (default: the installed packs)."""
+def language_of(text: str, among: Sequence[str] | None = None, prefer: str | None = None) -> str:
+    """The language of ``text`` among ``among`` (default: the installed packs); ``prefer``: see ``Detector.detect``."""
     from .detect import Detector
 
-    return Detector.load().detect(text, among or installed())
+    return Detector.load().detect(text, among or installed(), prefer)
 
 
 class AutoRestorer:
@@ -41,11 +63,16 @@ class AutoRestorer:
     def __init__(self, config, build) -> None:
         """``build(config)``: the Restorer of one language (``restorer.Restorer``, which builds this one)."""
         self.config, self.build = config, build
-        self.among = installed()
+        self.prefer = preferred(config.lang)
+        # the packs that can run the engine asked for: --engine pipeline needs a token model
+        self.among = installed({"auto": None, "pipeline": "token"}.get(config.engine, config.engine))
+        if self.prefer is not None and self.prefer not in self.among:
+            raise ValueError(f"--lang {config.lang}: {self.prefer!r} is not an installed pack the language detector "
+                             f"knows that runs engine {config.engine} ({', '.join(self.among)})")
         self._restorers: dict = {}
 
     def language(self, text: str) -> str:
-        return language_of(text, self.among)
+        return language_of(text, self.among, self.prefer)
 
     def restorer_for(self, lang: str):
         if lang not in self._restorers:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .auto import AUTO
+from .auto import DEFAULT_LANG, AutoRestorer, is_auto, preferred
 from .batch.command import add_batch
 from .bench import add_bench
 from .cli_util import (CLIError, Parser, Version, add_command, add_text_and_lang, json_text,
@@ -55,7 +55,7 @@ def add_fix(sub) -> None:
         epilog='examples:\n  charrestore fix "willaichangeourfuture"\n'
                '  charrestore fix --spaces keep "will ai change our future"\n  cat asr.txt | charrestore fix > out.txt\n'
                '  charrestore fix -- "-5 degrees tonight"')
-    add_text_and_lang(p, "text to restore (joined by spaces); default: stdin")
+    add_text_and_lang(p, "text to restore (joined by spaces); default: stdin", DEFAULT_LANG)
     p.add_argument("--engine", choices=("auto", "char", "pipeline"), default="auto",
                    help="char E2E model, NB + token model (pipeline), or auto: the language pack's choice, the "
                         "engine that scored better on its dev sets (default; see 'charrestore packs')")
@@ -88,6 +88,8 @@ def run_fix(args) -> int:
 
     from .restorer import Restorer, RestorerConfig
 
+    if args.stream and preferred(args.lang):
+        args.lang = preferred(args.lang)  # a stream is one language from its first word on: the preferred one
     restorer = Restorer(RestorerConfig(lang=args.lang, engine=args.engine, spaces=args.spaces, segmenter=args.segmenter,
                                        threads=args.threads, batch_size=args.batch_size, hashtags=args.hashtags,
                                        apostrophes=args.apostrophes))
@@ -106,7 +108,8 @@ def run_fix(args) -> int:
         if cr:
             text = text[:-1]
         if args.json:  # with --lang auto, the language chosen for this line and its engine
-            chosen = restorer.restorer_for(restorer.language(text)) if args.lang == AUTO else restorer
+            auto = isinstance(restorer, AutoRestorer)
+            chosen = restorer.restorer_for(restorer.language(text)) if auto else restorer
             out = json_text(chosen(text) + cr)
             _emit(json.dumps({"text": out, "lang": chosen.config.lang, "engine": chosen.config.engine,
                               "spaces": args.spaces}))
@@ -120,7 +123,7 @@ def _stream(args, restorer) -> int:
 
     if args.text:
         raise CLIError("--stream reads stdin; give no TEXT")
-    if args.lang == AUTO:
+    if is_auto(args.lang):
         raise CLIError("--stream needs its language before the first word: give --lang (see 'charrestore detect')")
 
     def write(text: str) -> None:
@@ -142,7 +145,7 @@ def add_segment(sub) -> None:
                     "document per line, exactly one output line per input line, flushed per line.",
         epilog='examples:\n  charrestore segment "FollowFriday"\n  cat hashtags.txt | charrestore segment --lang en\n'
                '  charrestore segment --json mariscoming')
-    add_text_and_lang(p, "text to segment (joined by spaces); default: stdin")
+    add_text_and_lang(p, "text to segment (joined by spaces); default: stdin", DEFAULT_LANG)
     p.add_argument("--method", choices=("rerank", "nb", "char"), default="rerank",
                    help="rerank the NB k best (default), the plain NB best, or the char model's spaces (every space "
                         "decided again: spacing correction; the default for a pack with a char model and no NB counts)")
@@ -157,7 +160,7 @@ def run_segment(args) -> int:
 
     from functools import lru_cache
 
-    from .auto import installed, language_of
+    from .auto import detector_installed, installed, language_of
     from .packs import load_pack
     from .rerank import best_segmenter, ranked, spaced
     from .segmenter import Segmenter
@@ -174,13 +177,19 @@ def run_segment(args) -> int:
         model = best_segmenter(lang) if args.method == "rerank" else Segmenter.load(lang)
         return model.configured(**params) if params else model
 
-    among = installed("nb") if args.lang == AUTO else None  # auto: the packs with an NB model, one per line
+    if preferred(args.lang) and not detector_installed():
+        args.lang = preferred(args.lang)  # a models folder without the detector: auto:L is L
+    prefer = preferred(args.lang)
+    among = installed("nb") if is_auto(args.lang) else None  # auto: the packs with an NB model, one per line
+    if prefer is not None and prefer not in among:
+        raise CLIError(f"--lang {args.lang}: {prefer!r} is not an installed pack with an NB model the language "
+                       f"detector knows ({', '.join(among)})")
     if among is None:
         segmenter(args.lang)  # fails before the first line
     for _, text in _lines(args):
         cr = text.endswith("\r")
         text = text[:-1] if cr else text
-        lang = language_of(text, among) if among else args.lang
+        lang = language_of(text, among, prefer) if among else args.lang
         model = segmenter(lang)
         if args.json and not hasattr(model, "cuts"):  # the char model's spaces: no candidates
             _emit(json.dumps({"text": json_text(model.segment(text)), "lang": lang, "method": "char"}))

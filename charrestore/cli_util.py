@@ -28,12 +28,13 @@ def add_command(sub, run, name: str, defaults: dict | None = None, **kwargs) -> 
     return parser
 
 
-def add_text_and_lang(parser, text_help: str) -> None:
+def add_text_and_lang(parser, text_help: str, default: str = "en") -> None:
     """TEXT (joined by spaces; none: stdin) and --lang, as fix, segment and bench read them."""
     parser.add_argument("text", nargs="*", metavar="TEXT", help=text_help)
-    parser.add_argument("--lang", default="en",
-                        help="language pack, or auto: each line in the language that 'charrestore detect' names "
-                             "(default: en; see 'charrestore packs')")
+    parser.add_argument("--lang", default=default,
+                        help="language pack; auto: each line in the language that 'charrestore detect' names; "
+                             "auto:L: language L unless 'charrestore detect' finds another clearly more likely "
+                             f"(default: {default}; see 'charrestore packs')")
 
 
 def err(message: str, code: int) -> int:

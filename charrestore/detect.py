@@ -10,6 +10,10 @@ n-gram bucket (``models/detect/detect.npz``), read through its card (``models/de
 'de'
 >>> d.detect("どこへ行きますか")
 'ja'
+>>> d.detect("wieistdaswetter", among=["en", "de"], prefer="en", odds=10.0)  # de: far more than 10 times as likely
+'de'
+>>> d.detect("das", among=["en", "de"], prefer="en", odds=1e9)
+'en'
 >>> d.scores("", among=["gu", "en"])  # no letters: no evidence, a flat answer in the order given
 [('gu', 0.5), ('en', 0.5)]
 """
@@ -168,6 +172,16 @@ class Detector:
         order = sorted(range(len(langs)), key=prob.__getitem__, reverse=True)  # stable: ties keep the given order
         return [(langs[i], prob[i]) for i in order]
 
-    def detect(self, text: str, among: Iterable[str] | None = None) -> str:
-        """The most likely language of ``text`` among the candidates."""
-        return self.scores(text, among)[0][0]
+    def detect(self, text: str, among: Iterable[str] | None = None, prefer: str | None = None,
+               odds: float | None = None) -> str:
+        """The most likely language of ``text`` among the candidates; with ``prefer`` (one of them), that language
+        unless another is at least ``odds`` times as likely (default: the card's ``prefer_odds``, chosen on short
+        held-out lines by ``scripts/prefer_odds.py``): a short line is often as likely in a neighbour language."""
+        ranked = self.scores(text, among)
+        if prefer is None or ranked[0][0] == prefer:
+            return ranked[0][0]
+        chance = dict(ranked)
+        if prefer not in chance:
+            raise ValueError(f"the preferred language {prefer!r} is not among {', '.join(chance)}")
+        odds = float(self.card.get("prefer_odds", 1.0)) if odds is None else odds
+        return ranked[0][0] if ranked[0][1] > odds * chance[prefer] else prefer

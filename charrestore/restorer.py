@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .auto import AUTO, AutoRestorer
+from .auto import AutoRestorer, detector_installed, is_auto, preferred
 from .engines import REGISTRY, engine_class
 from .engines.base import SPACES_MODES, EngineOptions
 from .hashtags import HASHTAG_MODES
@@ -24,7 +24,8 @@ APOSTROPHES_MODES = ("restore", "keep")
 
 @dataclass(frozen=True)
 class RestorerConfig:
-    lang: str = "en"  # a pack, or auto: each text in the language the detector names (auto.py)
+    lang: str = "en"  # a pack; auto: each text in the language the detector names; auto:en: English unless another
+    # language is clearly more likely (auto.py)
     engine: str = "auto"  # char | pipeline | auto: the pack's choice (its ``engine`` key, measured on dev)
     spaces: str = "auto"  # auto | keep | restore
     segmenter: str = "auto"  # unspaced input: NB spaces (nb), the char model's (none: char engine, char: pipeline), auto: as tuned
@@ -48,6 +49,8 @@ def checked(config: RestorerConfig | None = None, **overrides) -> RestorerConfig
         raise ValueError(f"hashtags must be one of {', '.join(HASHTAG_MODES)}, not {config.hashtags!r}")
     if config.apostrophes not in APOSTROPHES_MODES:
         raise ValueError(f"apostrophes must be one of {', '.join(APOSTROPHES_MODES)}, not {config.apostrophes!r}")
+    if preferred(config.lang) and not detector_installed():  # a models folder without the detector: auto:L is L
+        config = replace(config, lang=preferred(config.lang))
     if config.threads < 1 or config.batch_size < 1:
         raise ValueError("threads and batch_size must be at least 1")
     return config
@@ -55,11 +58,12 @@ def checked(config: RestorerConfig | None = None, **overrides) -> RestorerConfig
 
 class Restorer:
     """Restores spaces, punctuation and case; load once, call many times (thread-safe ORT session).
-    ``lang="auto"`` builds an ``auto.AutoRestorer``: the same calls, each text in its detected language."""
+    ``lang="auto"`` (or ``"auto:en"``) builds an ``auto.AutoRestorer``: the same calls, each text in its detected
+    language."""
 
     def __new__(cls, config: RestorerConfig | None = None, **overrides):
         config = checked(config, **overrides)
-        if config.lang == AUTO:
+        if is_auto(config.lang):
             return AutoRestorer(config, cls)
         return super().__new__(cls)
 

@@ -148,7 +148,8 @@ CARD_FIELDS = {
                           "pause_bias": "table"}),
     "nb": ({}, {"params": "table", "total": "number"}),
     "rerank": ({}, {"char_model": "name"}),
-    "detect": ({"languages": "list"}, {}),  # charrestore.detect: the languages' order is the model's
+    # charrestore.detect: the languages' order is the model's; prefer_odds: what --lang auto:en needs to leave English
+    "detect": ({"languages": "list"}, {"prefer_odds": "number"}),
     "apostrophes": ({"params": "table", "total": "number"}, {"cased": "map"}),
     "proper_case": ({}, {"forms": "int?"}),
 }

@@ -1,11 +1,13 @@
 """Start-up of ``charrestore fix TEXT`` as a whole process, per pack and engine, beside its floor.
 
-For every shipped pack whose model is installed (or ``--langs``) and engine (the pack's default, then each other engine it has models for),
-a fresh ``python -m charrestore fix --lang L [--engine E] TEXT`` is timed end to end, on an unspaced line and on
-the same line spaced (the second never needs the NB segmenter's counts). The line is the start of the pack's
-fixture text (``tests/fixtures/text/<lang>.txt``), lower-cased and without marks. Per row: the median wall time
-of ``--runs`` processes, the median peak memory (VmHWM, from ``os.wait4``), and, from one more process that
-times itself, what the imports, building the Restorer and the first restore each took. The floor is
+For every shipped pack whose model is installed (or ``--langs``) and engine (the pack's default, then each other
+engine it has models for), a fresh ``python -m charrestore fix --lang L [--engine E] TEXT`` is timed end to end, on
+an unspaced line and on the same line spaced (the second never needs the NB segmenter's counts); and the CLI's
+default, ``fix TEXT`` without ``--lang`` (English unless another pack is clearly more likely: the language
+detector's cost), on en's unspaced line. The line is the start of the pack's fixture text
+(``tests/fixtures/text/<lang>.txt``), lower-cased and without marks. Per row: the median wall time of ``--runs``
+processes, the median peak memory (VmHWM, from ``os.wait4``), and, from one more process that times itself, what the
+imports, building the Restorer and the first restore each took. The floor is
 ``python -c "import onnxruntime"`` (numpy comes with it). ``--python`` adds the same rows for other
 interpreters (say, a venv with an earlier release installed), each process started in an empty folder
 so that it imports its own installed package: every process of every interpreter runs in turn,
@@ -27,6 +29,7 @@ import time
 from pathlib import Path
 
 from charrestore import load_pack
+from charrestore.auto import DEFAULT_LANG
 from charrestore.codec import parse, render
 from charrestore.packs import available_packs
 
@@ -99,6 +102,8 @@ def main() -> int:
     for py in pythons:
         for lang, engine, form, text in rows:
             cmds[(py, lang, engine, form)] = [py, "-m", "charrestore", "fix", "--lang", lang, "--engine", engine, text]
+        if "en" in (args.langs or available_packs()):  # the CLI's default (auto:en): the detector's cost on top
+            cmds[(py, DEFAULT_LANG, "auto", "unspaced")] = [py, "-m", "charrestore", "fix", sample("en")[0]]
     for cmd in cmds.values():  # warm the file cache and the .pyc files
         one_process(cmd)
     samples: dict = {key: [] for key in cmds}

@@ -1,14 +1,19 @@
 """``--lang auto``: each line (or file, or record) restored exactly as ``--lang <the detected language>`` restores
-it, through the API, ``fix``, ``fix -i``, ``segment`` and ``batch``; a live stream asks for its language."""
+it, through the API, ``fix``, ``fix -i``, ``segment`` and ``batch``; a live stream asks for its language. The CLI's
+default, ``auto:en``: English unless another installed pack is clearly more likely."""
 
 import json
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from charrestore import Restorer, RestorerConfig, available_packs, load_pack
 from charrestore.auto import AutoRestorer, installed, language_of
+from charrestore.detect import Detector
 
 LINES = {
     "en": "willaichangeourfuture obviously the answer is yes",
@@ -17,9 +22,15 @@ LINES = {
 }
 
 
-def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+# lines of the Latin-script packs that English n-grams do not explain
+LATIN = {"de": "wiegehtesihnenheute", "es": "¿dóndeestálabibliotecamunicipal", "fr": "jesuistrèscontentdevousvoir",
+         "vi": "hômnaytrờiđẹpquá"}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cli(*args: str, stdin: str | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "charrestore", *args], input=stdin, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, env=env)
 
 
 def test_the_installed_packs_are_the_candidates():
@@ -86,3 +97,47 @@ def test_a_live_stream_asks_for_its_language():
     res = cli("fix", "--lang", "auto", "--stream", stdin="hello world\n")
     assert res.returncode == 1 and res.stdout == ""
     assert res.stderr.startswith("charrestore: error: --stream needs its language") and res.stderr.count("\n") == 1
+
+
+def test_without_lang_a_line_leaves_english_only_for_a_clearly_more_likely_pack():
+    """``fix`` and ``segment`` default to auto:en: a line goes to another pack only where the detector finds it at
+    least the card's ``prefer_odds`` times as likely as English; "das" is about as likely German as English."""
+    detector, among = Detector.load(), installed()
+    odds = detector.card["prefer_odds"]
+    lines = ["willaichangeourfuture", *LATIN.values(), "das"]
+    expected = []
+    for line in lines:
+        chance = dict(detector.scores(line, among))
+        best = max(chance, key=chance.get)
+        expected.append(best if chance[best] > odds * chance["en"] else "en")
+    assert expected == ["en", *LATIN, "en"]  # the lines mean what they are meant to show
+    named = [json.loads(line) for line in cli("fix", "--json", stdin="\n".join(lines) + "\n").stdout.splitlines()]
+    assert [n["lang"] for n in named] == expected
+    assert [n["text"] for n in named[1:3]] == [Restorer(lang=lang)(LATIN[lang]) for lang in ("de", "es")]
+    assert [json.loads(line)["lang"] for line in cli("segment", "--json", stdin=LATIN["de"] + "\nhello\n").stdout
+            .splitlines()] == ["de", "en"]
+
+
+def test_auto_prefers_only_an_installed_pack_that_runs_the_engine():
+    assert isinstance(Restorer(lang="auto:de"), AutoRestorer)
+    with pytest.raises(ValueError, match="'xx' is not an installed pack"):
+        Restorer(lang="auto:xx")
+    pipeline = cli("fix", "--engine", "pipeline", "--json", LATIN["de"])  # only en has the pipeline's token model
+    assert pipeline.returncode == 0 and json.loads(pipeline.stdout)["lang"] == "en"
+    res = cli("fix", "--lang", "auto:de", "--engine", "pipeline", "abc")
+    assert res.returncode == 1 and res.stderr.count("\n") == 1 and "runs engine pipeline (en)" in res.stderr
+
+
+def test_a_stream_without_lang_is_english_and_a_folder_without_the_detector_means_the_preferred_pack(tmp_path):
+    stream = cli("fix", "--stream", stdin="hello world\n")
+    assert stream.returncode == 0 and stream.stdout == cli("fix", "--lang", "en", "--stream", stdin="hello world\n").stdout
+    root = tmp_path / "data"  # the packs beside the fixture models: no detector
+    (root / "languages").mkdir(parents=True)
+    for code in ("en", "de"):
+        (root / "languages" / code).symlink_to(ROOT / "languages" / code)
+    shutil.copytree(ROOT / "tests" / "fixtures" / "models", root / "models")
+    env = {**os.environ, "CHARRESTORE_DATA": str(root)}
+    for lang in ("auto:en", "auto:de"):
+        res = cli("fix", "--lang", lang, "--json", LATIN["de"], env=env)
+        assert res.returncode == 0, res.stderr
+        assert json.loads(res.stdout)["lang"] == lang[5:]

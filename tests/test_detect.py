@@ -54,6 +54,21 @@ def test_among_restricts_the_answer_and_keeps_its_order(tiny):
     assert tiny.detect("", among={"fr", "en"}) == "en"  # a set: the model's order (its first language is en)
 
 
+def test_a_preferred_language_is_left_only_for_one_at_least_odds_times_as_likely(tiny):
+    among = ["en", "de", "fr"]
+    for text in ("die kinder gingen nach hause", "Les enfants sont rentrés", "das", "the children walked home", ""):
+        chance = dict(tiny.scores(text, among))
+        best = max(chance, key=chance.get)
+        for odds in (1.0, 10.0, 1e6):
+            want = best if chance[best] > odds * chance["en"] else "en"
+            assert tiny.detect(text, among, prefer="en", odds=odds) == want
+    assert tiny.detect("die kinder gingen nach hause", among, prefer="en", odds=1.0) == "de"
+    assert tiny.detect("die kinder gingen nach hause", among, prefer="en", odds=1e30) == "en"
+    assert tiny.detect("", among=["de", "en"], prefer="en") == "en"  # no evidence: the preferred one
+    with pytest.raises(ValueError, match="preferred language 'ja'"):
+        tiny.detect("hello there", among, prefer="ja")
+
+
 @pytest.mark.parametrize("among", [["en", "xx"], [], ","])
 def test_unknown_or_no_candidates_are_a_clear_error(tiny, among):
     with pytest.raises(ValueError, match="the detector knows"):
