@@ -141,3 +141,13 @@ def test_a_stream_without_lang_is_english_and_a_folder_without_the_detector_mean
         res = cli("fix", "--lang", lang, "--json", LATIN["de"], env=env)
         assert res.returncode == 0, res.stderr
         assert json.loads(res.stdout)["lang"] == lang[5:]
+
+
+def test_batch_without_lang_restores_as_fix_without_lang(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text(LATIN["de"] + "\nwillaichangeourfuture\n", encoding="utf-8")
+    res = cli("batch", str(source), "--output", str(tmp_path / "out.txt"), "--workers", "1")
+    assert res.returncode == 0, res.stderr
+    written = (tmp_path / "out.txt").read_text(encoding="utf-8")
+    assert written == cli("fix", stdin=source.read_text(encoding="utf-8")).stdout
+    assert written.splitlines()[0] == Restorer(lang="de")(LATIN["de"])

@@ -25,6 +25,7 @@ def test_serve_without_the_extra_is_one_line_naming_it():
 
 
 @pytest.mark.parametrize("args,message", [(["--lang", "xx"], "no language pack 'xx'"),
+                                          (["--lang", "auto:xx"], "'xx' is not an installed pack"),
                                           (["--workers", "0"], "--workers and --threads must be at least 1"),
                                           (["--port", "BUSY"], "cannot listen on 127.0.0.1:")])
 def test_serve_errors_are_one_line(args, message):
@@ -45,7 +46,7 @@ def test_healthz_and_packs(http):
     health = http.get("/healthz").json()
     assert health["status"] == "ok" and ["en", "pipeline", "auto", "camel"] in health["loaded"]
     packs = http.get("/v1/packs").json()
-    assert packs["default"] == "en"
+    assert packs["default"] == "auto:en"  # as fix: English unless another pack is clearly more likely
     assert {p["code"] for p in packs["packs"]} >= {"en", "ja", "gu"}
     en = next(p for p in packs["packs"] if p["code"] == "en")
     assert en["features"] == ["CAPS", ".", ",", "?", "SPACE"] and en["engine"] == "pipeline"
@@ -98,6 +99,20 @@ def test_auto_restores_each_text_in_its_detected_language(http):
         assert one == {"text": out, "engine": engine, "lang": lang}
         assert out == http.post("/v1/fix", json={"text": text, "lang": lang}).json()["text"]
     assert set(http.get("/v1/packs").json()["detect"]) >= {"en", "ja", "gu"}
+
+
+def test_without_lang_a_text_leaves_english_only_for_a_clearly_more_likely_pack(http):
+    """The server's default is fix's, auto:en: the same outputs and languages as ``charrestore fix --json``."""
+    texts = ["wiegehtesihnenheute", "das", "willaichangeourfuture"]
+    answer = http.post("/v1/fix", json={"texts": texts}).json()
+    cli = subprocess.run([sys.executable, "-m", "charrestore", "fix", "--json"], input="\n".join(texts) + "\n",
+                         capture_output=True, text=True, timeout=120, check=True)
+    named = [json.loads(line) for line in cli.stdout.splitlines()]
+    assert answer["langs"] == [n["lang"] for n in named] == ["de", "en", "en"]
+    assert answer["texts"] == [n["text"] for n in named]
+    assert http.post("/v1/fix", json={"text": "das", "lang": "auto:de"}).json()["lang"] == "de"
+    wrong = http.post("/v1/fix", json={"text": "abc", "lang": "auto:xx"})
+    assert wrong.status_code == 422 and "'xx'" in wrong.json()["error"]
 
 
 def test_the_offline_page_and_the_files_it_reads_are_served(http):

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from serve_client import TEXT, assert_no_crash, restorer
 
-from charrestore import base_text, load_pack
+from charrestore import Restorer, base_text, load_pack
 from charrestore.packs import available_packs
 
 CHROMIUM = "/usr/bin/chromium"
@@ -60,6 +60,14 @@ def test_stream_finals_never_change_and_lose_nothing(server, lookahead):
     finals += answers[-1]["final"]
     assert finals == offline_finals(r, TEXT, lookahead)
     assert base_text(finals, r.pack) == base_text(TEXT, r.pack) and len(finals.split()) == len(words)
+
+
+def test_a_stream_with_a_preferred_language_takes_it(server):
+    """``lang=auto:de``: a stream has one language from its first word on, the preferred one."""
+    words = "wie geht es ihnen heute".split()
+    answers, code = stream_over_ws(server, words, "?lang=auto:de")
+    assert code == 1000
+    assert "".join(a["final"] for a in answers) == offline_finals(Restorer(lang="de"), " ".join(words))
 
 
 def test_stream_finals_do_not_depend_on_message_sizes(server):

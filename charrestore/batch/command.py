@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 
+from ..auto import DEFAULT_LANG
 from ..cli_util import add_command
 
 RAY_EXTRA = "--runner ray needs the [ray] extra: pip install 'charrestore[ray]'"
@@ -34,9 +35,10 @@ def add_batch(sub) -> None:
                         "--address, the cluster's)")
     p.add_argument("--address", default=None,
                    help="--runner ray: the cluster to join ('auto', 'ray://host:10001'); default: start a local one")
-    p.add_argument("--lang", default="en",
-                   help="language pack, or auto: each record in the language 'charrestore detect' names "
-                        "(default: en; see 'charrestore packs')")
+    p.add_argument("--lang", default=DEFAULT_LANG,
+                   help="language pack; auto: each record in the language 'charrestore detect' names; auto:L: L "
+                        f"unless another pack is clearly more likely (default: {DEFAULT_LANG}, as fix; see "
+                        "'charrestore packs')")
     p.add_argument("--engine", choices=("auto", "char", "pipeline"), default="auto",
                    help="as for fix (default: the language pack's choice)")
     p.add_argument("--spaces", choices=("auto", "keep", "restore"), default="auto", help="as for fix (default: auto)")

@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..auto import AUTO, installed, language_of
+from ..auto import AUTO, detector_installed, installed, is_auto, language_of, preferred
 from ..cards import ModelError
 from ..packs import available_packs, load_pack
 from ..paths import languages_dir, models_dir, web_dir
@@ -45,7 +45,8 @@ class FixRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     text: str | None = None
     texts: list[str] | None = None
-    lang: str | None = None  # default: the server's --lang; auto: each text's detected language
+    lang: str | None = None  # default: the server's --lang; auto: each text's detected language; auto:en: English
+    # unless another pack is clearly more likely
     engine: Literal["auto", "char", "pipeline"] = "auto"
     spaces: Literal["auto", "keep", "restore"] = "auto"
     hashtags: Literal["camel", "split", "keep"] = "camel"
@@ -143,7 +144,9 @@ def create_app(lang: str = "en", *, max_body: int = 1_000_000, max_chars: int = 
     ``max_texts``: texts per batch; ``threads``: inference threads (default: the cores)."""
     from .. import __version__
 
-    if lang != AUTO:
+    if preferred(lang) and not detector_installed():
+        lang = preferred(lang)  # a models folder without the detector: auto:L is L
+    if not is_auto(lang):
         load_pack(lang)  # an unknown language fails here, not at the first request
     restorers = Restorers(cache_size, threads)
     streams = Streams(restorers, lang, stream or StreamLimits())
@@ -151,7 +154,7 @@ def create_app(lang: str = "en", *, max_body: int = 1_000_000, max_chars: int = 
 
     @asynccontextmanager
     async def lifespan(app):
-        await restorers.run(restorers.get, "en" if lang == AUTO else lang)
+        await restorers.run(restorers.get, preferred(lang) or ("en" if lang == AUTO else lang))
         yield
         restorers.close()
 
@@ -210,7 +213,8 @@ def create_app(lang: str = "en", *, max_body: int = 1_000_000, max_chars: int = 
         def work():
             """Each language's texts in one batch (one language unless auto); outputs, languages, engines in order."""
             asked = body.lang or lang
-            langs = [language_of(t, among) for t in texts] if asked == AUTO else [asked] * len(texts)
+            prefer = preferred(asked)  # auto:L: L unless another pack is clearly more likely
+            langs = [language_of(t, among, prefer) for t in texts] if is_auto(asked) else [asked] * len(texts)
             out, engines = [""] * len(texts), [""] * len(texts)
             for one in dict.fromkeys(langs):
                 at = [i for i, x in enumerate(langs) if x == one]

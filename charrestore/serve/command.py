@@ -6,6 +6,7 @@ Importing this module costs nothing (FastAPI and uvicorn load only in ``run_serv
 
 from __future__ import annotations
 
+from ..auto import DEFAULT_LANG
 from ..cli_util import add_command
 
 SERVE_EXTRA = {"fastapi", "starlette", "uvicorn", "pydantic", "websockets"}
@@ -22,9 +23,9 @@ def add_serve(sub) -> None:
                "       -d '{\"text\": \"willaichangeourfuture\"}'")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8080, help="port (default: 8080)")
-    p.add_argument("--lang", default="en",
-                   help="default language pack, loaded at startup, or auto: each text's detected language "
-                        "(default: en)")
+    p.add_argument("--lang", default=DEFAULT_LANG,
+                   help="default language pack, loaded at startup; auto: each text's detected language; auto:L: L "
+                        f"unless another pack is clearly more likely (default: {DEFAULT_LANG}, as fix)")
     p.add_argument("--workers", type=int, default=1, help="server processes, each with its own models (default: 1)")
     p.add_argument("--threads", type=int, default=None,
                    help="inference threads per worker (default: the cores divided among the workers)")
@@ -40,6 +41,7 @@ def run_serve(args) -> int:
     import os
     import socket
 
+    from ..auto import detector_installed, installed, is_auto, preferred
     from ..cli_util import CLIError
     from ..packs import load_pack
 
@@ -56,7 +58,10 @@ def run_serve(args) -> int:
         raise CLIError("--workers and --threads must be at least 1")
     if not 0 <= args.port < 65536:
         raise CLIError(f"--port must be from 0 to 65535, not {args.port}")
-    if args.lang != "auto":
+    if preferred(args.lang) and detector_installed() and preferred(args.lang) not in installed():
+        raise CLIError(f"--lang {args.lang}: {preferred(args.lang)!r} is not an installed pack the language detector "
+                       f"knows ({', '.join(installed())})")
+    if not is_auto(args.lang):
         load_pack(args.lang)  # an unknown language is one line here, not a traceback in a worker
     with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..auto import AUTO, preferred
 from ..cards import ModelError
 
 log = logging.getLogger("charrestore.serve")
@@ -85,11 +86,12 @@ class Streams:
             if not lookahead.isdigit() or int(lookahead) > self.limits.max_lookahead:
                 raise ProtocolError(1008, f"lookahead must be a whole number from 0 to {self.limits.max_lookahead}")
             lookahead = int(lookahead)
-        if query.get("lang", self.lang) == "auto":
+        lang = query.get("lang", self.lang)
+        if lang == AUTO:
             raise ProtocolError(1008, "a live stream needs its language before the first word: give lang "
                                       "(POST /v1/detect names it)")
-        try:
-            restorer = await self.restorers.run(self.restorers.get, query.get("lang", self.lang),
+        try:  # auto:L: a stream has one language from its first word on, the preferred one
+            restorer = await self.restorers.run(self.restorers.get, preferred(lang) or lang,
                                                 query.get("engine", "auto"))
         except (ValueError, ModelError) as exc:  # an unknown pack, a bad engine, a missing model
             raise ProtocolError(1008, str(exc)) from None
