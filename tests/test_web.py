@@ -19,6 +19,7 @@ import pytest
 
 from charrestore import Restorer, load_pack
 from charrestore.codec import parse, render, strip_features
+from charrestore.detect import Detector
 from charrestore.packs import SPACE, available_packs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -191,10 +192,39 @@ def test_the_page_spaces_quotes_brackets_and_long_numbers_as_python_does(browser
     assert errors == []
 
 
+def page_langs() -> list[str]:
+    """The page's language menu (web/app.js ``LANGS``), in its order."""
+    listed = re.search(r"const LANGS = \{([^}]*)\}", (ROOT / "web" / "app.js").read_text(encoding="utf-8")).group(1)
+    return re.findall(r"(\w+):", listed)
+
+
 def test_the_page_lists_every_pack_with_a_shipped_char_model():
     """The page's language menu (web/app.js) is the packs whose char model ships, no more and no fewer."""
-    listed = re.search(r"const LANGS = \{([^}]*)\}", (ROOT / "web" / "app.js").read_text(encoding="utf-8")).group(1)
-    assert set(re.findall(r"(\w+):", listed)) == set(SHIPPED)
+    assert set(page_langs()) == set(SHIPPED)
+
+
+def test_the_page_detects_languages_as_python_does(browser_page):
+    """src/detect.js reads models/detect/detect.npz as charrestore/detect.py does: the same language for every
+    line (written, de-spaced, its first 12 and 25 letters; plain and with English preferred, as auto:en), and
+    ``lang: "auto"`` restores a line as its pack does."""
+    page, _, _, errors = browser_page
+    detector = Detector.load()
+    among = [lang for lang in page_langs() if lang in detector.languages]
+    lines = ["", "das", "gracias", "🙂 12345", "東京都千代田区", "ΣΊΣΥΦΟΣ", "x" * 20000]
+    for lang in SHIPPED:
+        pack = load_pack(lang)
+        prose = [line for name in FIXTURES[lang] for line in (TEXT / name).read_text(encoding="utf-8").splitlines()
+                 if line.strip()]
+        for line in prose[:5]:
+            despaced = unformatted(line, pack, False)
+            lines += [line, despaced, despaced[:12], despaced[:25]]
+    got = page.evaluate("(lines) => Promise.all(lines.map(async (t) => [await window.charrestore.detect(t),"
+                        " await window.charrestore.detect(t, {prefer: 'en'})]))", lines)
+    assert got == [[detector.detect(t, among), detector.detect(t, among, prefer="en")] for t in lines]
+    assert {plain for plain, _ in got} >= set(SHIPPED)  # every pack named somewhere
+    text = unformatted((TEXT / "de.txt").read_text(encoding="utf-8").splitlines()[0], load_pack("de"), False)
+    assert web_restore(page, [(text, "auto")], "auto") == [Restorer(lang="de", engine="char")(text)]
+    assert errors == []
 
 
 @pytest.mark.parametrize("lang", ["es", "fr", "ja", "en"])
@@ -232,18 +262,20 @@ def test_a_long_text_is_restored_in_pieces_as_python_does(browser_page):
 
 def test_nothing_leaves_loopback_and_it_answers_offline(browser_page, site, tmp_path):
     page, context, requests, errors = browser_page
-    for lang in ("en", "ja", "gu"):  # every model loaded (and en's NB counts) while online
+    for lang in ("en", "ja", "gu", "de"):  # every model loaded (and en's and de's NB counts) while online
         web_restore(page, [("hello world", "auto"), ("helloworld", "auto")], lang)
     context.set_offline(True)
     try:
         for lang, text in (("en", "willaichangeourfuture"), ("ja", "これは何ですか"), ("gu", "તમે કેમ છો")):
             assert web_restore(page, [(text, "auto")], lang) == [Restorer(lang=lang, engine="char")(text)]
         assert requests and all(url.startswith(site) for url in requests), [u for u in requests if not u.startswith(site)]
-        page.select_option("#lang", "en")
-        page.fill("#input", "willaichangeourfuture")
-        shown = Restorer(lang="en", engine="char")("willaichangeourfuture")
+        page.select_option("#lang", "auto")  # the page's default: the detector was loaded with the page
+        text = "gutenabendmeinedamenundherrenwiegehtesihnenheute"
+        page.fill("#input", text)
+        shown = Restorer(lang="de", engine="char")(text)
         page.wait_for_function("(text) => document.getElementById('output').textContent === text", arg=shown)
-        assert "MB" in page.text_content("#model") and page.text_content("#fix-status").endswith(" ms")
+        status = page.text_content("#fix-status")
+        assert "MB" in page.text_content("#model") and status.startswith("detected German") and status.endswith(" ms")
         page.screenshot(path=os.environ.get("CHARRESTORE_WEB_SCREENSHOT", str(tmp_path / "web_page.png")))
     finally:
         context.set_offline(False)

@@ -1,8 +1,9 @@
 // The offline page: restores as you type with the char engine in this browser (src/), and exposes
-// window.charrestore.restore(text, {lang, spaces}) for tests and embedding. Every URL is relative: the models and
+// window.charrestore.restore(text, {lang, spaces}) (lang "auto": the language src/detect.js names) and
+// window.charrestore.detect(text, {prefer}) for tests and embedding. Every URL is relative: the models and
 // packs are the Python package's own files, in models/ and languages/ beside web/ in the repository.
 import { showChanges } from "./highlight.js";
-import { Restorer, useCompressedWasm } from "./index.js";
+import { Detector, Restorer, useCompressedWasm } from "./index.js";
 
 // the packs with a char model (tests/test_web.py holds this list to the shipped models)
 const LANGS = {
@@ -26,6 +27,7 @@ const $ = (id) => document.getElementById(id);
 
 const wasm = useCompressedWasm(new URL("vendor/ort-wasm-simd-threaded.wasm.gz", import.meta.url));
 const restorers = {};
+let detector; // loaded on the first "auto"
 
 /** The restorer of ``lang``, loaded once (the wasm first). */
 function restorer(lang) {
@@ -34,20 +36,29 @@ function restorer(lang) {
   return restorers[lang];
 }
 
+/** The language of ``text`` among the page's packs, as ``charrestore detect`` names it (``prefer``: as auto:en). */
+async function detect(text, { prefer } = {}) {
+  detector ??= Detector.load();
+  const d = await detector;
+  return d.detect(text, Object.keys(LANGS).filter((l) => d.languages.includes(l)), { prefer });
+}
+
 async function restore(text, { lang = "en", spaces = "auto" } = {}) {
+  if (lang === "auto") lang = await detect(text);
   return (await restorer(lang)).restore(text, { spaces });
 }
 
-window.charrestore = { restore };
+window.charrestore = { restore, detect };
 
 let latest = 0; // only the newest request's answer is shown
 
 async function fix() {
   const ticket = ++latest;
   const input = $("input").value;
-  const lang = $("lang").value;
+  const asked = $("lang").value;
   const status = $("fix-status");
   try {
+    const lang = asked === "auto" ? await detect(input) : asked;
     const r = await restorer(lang);
     $("model").textContent = `· ${lang} char model ${(r.modelSize / 1e6).toFixed(1)} MB, in this browser`;
     const t0 = performance.now();
@@ -55,7 +66,8 @@ async function fix() {
     if (ticket !== latest) return;
     showChanges($("output"), input, output);
     status.className = "status";
-    status.textContent = `${lang} · char · ${Math.round(performance.now() - t0)} ms`;
+    const detected = asked === "auto" ? `detected ${LANGS[lang]} · ` : "";
+    status.textContent = `${detected}${lang} · char · ${Math.round(performance.now() - t0)} ms`;
   } catch (err) {
     if (ticket !== latest) return;
     status.className = "status error";
@@ -63,11 +75,12 @@ async function fix() {
   }
 }
 
+$("lang").append(new Option("Detect the language", "auto", true, true));
 for (const [code, name] of Object.entries(LANGS)) $("lang").append(new Option(name, code));
 $("input").addEventListener("input", fix);
 $("spaces").addEventListener("change", fix);
 $("lang").addEventListener("change", () => {
-  $("input").value = SAMPLES[$("lang").value];
+  if ($("lang").value in SAMPLES) $("input").value = SAMPLES[$("lang").value];
   fix();
 });
 $("example").addEventListener("click", () => {
