@@ -2,6 +2,7 @@
 it, through the API, ``fix``, ``fix -i``, ``segment`` and ``batch``; a live stream asks for its language. The CLI's
 default, ``auto:en``: English unless another installed pack is clearly more likely."""
 
+import functools
 import json
 import os
 import shutil
@@ -10,8 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from charrestore import Restorer, RestorerConfig, available_packs, load_pack
+from charrestore import Restorer, RestorerConfig, available_packs, base_text, load_pack
 from charrestore.auto import AutoRestorer, installed, language_of
 from charrestore.detect import Detector
 
@@ -151,3 +154,22 @@ def test_batch_without_lang_restores_as_fix_without_lang(tmp_path):
     written = (tmp_path / "out.txt").read_text(encoding="utf-8")
     assert written == cli("fix", stdin=source.read_text(encoding="utf-8")).stdout
     assert written.splitlines()[0] == Restorer(lang="de")(LATIN["de"])
+
+
+MIXED = "abcdefgh ÄäöüßÉé ñ¿ çàè đơư ẩ абвгдё 가나다 กขค 東京的是 かな ગુજ 0123 .,?!'\"-#@🙂\u0301"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=MIXED, max_size=60))
+def test_the_default_loses_nothing_on_any_mix_of_scripts(text):
+    """Whatever pack auto:en sends a text to, the output differs from it only in marks, spaces and case."""
+    restorer = default_restorer()
+    lang = restorer.language(text)
+    out = restorer(text)
+    pack = load_pack(lang)
+    assert base_text(out, pack) == base_text(text, pack), (lang, text, out)
+
+
+@functools.lru_cache(maxsize=1)
+def default_restorer():
+    return Restorer(lang="auto:en")
