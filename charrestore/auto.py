@@ -49,6 +49,23 @@ def installed(model: str | None = None) -> list[str]:
     return langs
 
 
+def per_line(lang: str, model: str | None = None) -> tuple[str, list[str] | None]:
+    """``(lang, candidates)`` for a command that names each line's language: ``candidates`` the installed packs
+    with ``model`` where ``lang`` asks for detection, else None; ``auto:L`` without the detector is plain L, and
+    with it L must be a candidate (a ValueError, one line in the CLI)."""
+    prefer = preferred(lang)
+    if prefer and not detector_installed():
+        return prefer, None
+    if not is_auto(lang):
+        return lang, None
+    among = installed(model)
+    if prefer is not None and prefer not in among:
+        kind = f" that has the {model} model" if model else ""
+        raise ValueError(f"--lang {lang}: {prefer!r} is not an installed pack{kind} the language detector knows "
+                         f"({', '.join(among)})")
+    return lang, among
+
+
 def language_of(text: str, among: Sequence[str] | None = None, prefer: str | None = None) -> str:
     """The language of ``text`` among ``among`` (default: the installed packs); ``prefer``: see ``Detector.detect``."""
     from .detect import Detector

@@ -160,7 +160,7 @@ def run_segment(args) -> int:
 
     from functools import lru_cache
 
-    from .auto import detector_installed, installed, language_of
+    from .auto import language_of, per_line
     from .packs import load_pack
     from .rerank import best_segmenter, ranked, spaced
     from .segmenter import Segmenter
@@ -177,13 +177,8 @@ def run_segment(args) -> int:
         model = best_segmenter(lang) if args.method == "rerank" else Segmenter.load(lang)
         return model.configured(**params) if params else model
 
-    if preferred(args.lang) and not detector_installed():
-        args.lang = preferred(args.lang)  # a models folder without the detector: auto:L is L
+    args.lang, among = per_line(args.lang, "nb")  # auto: the packs with an NB model, one per line
     prefer = preferred(args.lang)
-    among = installed("nb") if is_auto(args.lang) else None  # auto: the packs with an NB model, one per line
-    if prefer is not None and prefer not in among:
-        raise CLIError(f"--lang {args.lang}: {prefer!r} is not an installed pack with an NB model the language "
-                       f"detector knows ({', '.join(among)})")
     if among is None:
         segmenter(args.lang)  # fails before the first line
     for _, text in _lines(args):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from .auto import DEFAULT_LANG
 from .cli_util import add_command
 
 HASHTAGS_HELP = ("camel: #throwbackthursday -> #ThrowbackThursday, case only (default); split: the tag becomes "
@@ -21,28 +22,41 @@ def add_hashtag(sub) -> None:
         epilog='examples:\n  charrestore hashtag "#throwbackthursday" "#iphone12promax"\n'
                "  charrestore hashtag < tags.txt")
     p.add_argument("tags", nargs="*", metavar="TAG", help="hashtags, with or without '#'; default: stdin")
-    p.add_argument("--lang", default="en", help="language pack (default: en; see 'charrestore packs')")
+    p.add_argument("--lang", default=DEFAULT_LANG,
+                   help="language pack; auto: each tag in the language 'charrestore detect' names; auto:L: L unless "
+                        f"another pack is clearly more likely (default: {DEFAULT_LANG}, as fix; see "
+                        "'charrestore packs')")
     p.add_argument("--engine", choices=("auto", "char", "pipeline"), default="auto",
                    help="the model that cases acronyms and names (default: the pack's choice)")
 
 
 def run_hashtag(args) -> int:
     import sys
+    from functools import lru_cache
 
+    from .auto import language_of, per_line, preferred
     from .cli_util import CLIError, emit
     from .hashtags import forms
     from .rerank import best_segmenter
     from .restorer import Restorer
 
-    restorer = Restorer(lang=args.lang, engine=args.engine)
-    if restorer.engine.hashtag_segmenter() is None:
-        raise CLIError(f"pack {args.lang!r} has no NB segmenter to cut hashtags with")
-    segmenter = best_segmenter(args.lang, restorer.engine.models_dir)  # reranked: +2.4 points on STAN-large dev
+    @lru_cache(maxsize=None)
+    def tools(lang: str):
+        """The restorer (its word case) and the reranked segmenter of ``lang``, built on first use."""
+        restorer = Restorer(lang=lang, engine=args.engine)
+        if restorer.engine.hashtag_segmenter() is None:
+            raise CLIError(f"pack {lang!r} has no NB segmenter to cut hashtags with")
+        return restorer, best_segmenter(lang, restorer.engine.models_dir)  # reranked: +2.4 points on STAN-large dev
+
+    args.lang, among = per_line(args.lang, "nb")  # auto: each tag among the packs with NB counts
+    if among is None:
+        tools(args.lang)  # fails before the first tag
     if args.tags:
         tags = [t for arg in args.tags for t in arg.split()]
     else:
         tags = (t for line in sys.stdin for t in line.split())
     for tag in tags:
+        restorer, segmenter = tools(language_of(tag, among, preferred(args.lang)) if among else args.lang)
         words, form = forms([tag], segmenter, restorer.engine.word_case)[0]
         emit(f"{words}\t{form}")
     return 0

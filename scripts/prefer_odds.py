@@ -42,7 +42,8 @@ def main() -> int:
     p.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
     p.add_argument("--per", type=int, default=500, help="snippets per language, form and length")
     p.add_argument("--seed", type=int, default=48)
-    p.add_argument("--keep", type=float, default=0.995, help="share of short English lines of every length kept English")
+    p.add_argument("--keep", type=float, default=0.995,
+                   help="share of short English lines of every length kept English")
     p.add_argument("--card", action="store_true", help="write the chosen odds into models/detect/detect.json")
     args = p.parse_args()
     _, dev = shared_corpora_plan(args.corpora)
@@ -87,7 +88,8 @@ def main() -> int:
     for r in grid:
         cells = [f"{mean(r['english'], 'en', n):.1f}" for n in ENGLISH_LENGTHS]
         cells += [f"{mean(r['others'], lang, n):.1f}" for lang in langs for n in OTHER_LENGTHS]
-        md.append(f"| {'**' + str(r['odds']) + '**' if r['odds'] == chosen else r['odds']} | " + " | ".join(cells) + " |")
+        odds = f"**{r['odds']}**" if r["odds"] == chosen else str(r["odds"])
+        md.append(f"| {odds} | " + " | ".join(cells) + " |")
     (ROOT / "reports" / "prefer_odds.md").write_text("\n".join(md) + "\n", encoding="utf-8")
     if args.card:
         path = ROOT / "models" / "detect" / "detect.json"

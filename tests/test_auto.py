@@ -133,7 +133,8 @@ def test_auto_prefers_only_an_installed_pack_that_runs_the_engine():
 
 def test_a_stream_without_lang_is_english_and_a_folder_without_the_detector_means_the_preferred_pack(tmp_path):
     stream = cli("fix", "--stream", stdin="hello world\n")
-    assert stream.returncode == 0 and stream.stdout == cli("fix", "--lang", "en", "--stream", stdin="hello world\n").stdout
+    english = cli("fix", "--lang", "en", "--stream", stdin="hello world\n")
+    assert stream.returncode == 0 and stream.stdout == english.stdout
     root = tmp_path / "data"  # the packs beside the fixture models: no detector
     (root / "languages").mkdir(parents=True)
     for code in ("en", "de"):
@@ -173,3 +174,14 @@ def test_the_default_loses_nothing_on_any_mix_of_scripts(text):
 @functools.lru_cache(maxsize=1)
 def default_restorer():
     return Restorer(lang="auto:en")
+
+
+def test_hashtag_and_segment_without_lang_cut_each_tag_in_its_language():
+    """``charrestore hashtag`` and ``segment`` default to auto:en among the packs with NB counts, as fix does."""
+    out = cli("hashtag", "#bundestagswahl", "#throwbackthursday").stdout.splitlines()
+    assert out == [cli("hashtag", "--lang", "de", "#bundestagswahl").stdout.strip(),
+                   cli("hashtag", "--lang", "en", "#throwbackthursday").stdout.strip()]
+    assert out[0].split("\t")[0] == "bundestagswahl"  # one German word, where en's counts cut "bundestag swahl"
+    for command in ("hashtag", "segment"):
+        res = cli(command, "--lang", "auto:ja", "abc")  # ja has no NB counts
+        assert res.returncode == 1 and res.stderr.count("\n") == 1 and "'ja' is not an installed pack" in res.stderr

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
 from charrestore.chunking import plan
-from charrestore.codec import graphemes, parse
+from charrestore.codec import graphemes, parse, render
 from charrestore.engines.char_e2e import class_bias
 from charrestore.engines.char_input import NO_SPACE
 from marks import input_marks_kept
@@ -114,6 +114,29 @@ def test_a_capital_follows_only_the_marks_of_capital_after(restorers, monkeypatc
     assert capitals(cls) == [0, 4]
     cls[2] |= caps  # the model's own capital after "?" stays
     assert capitals(cls) == [0, 2, 4]
+
+
+def test_a_sentence_end_and_a_comma_on_one_grapheme_become_the_better_alone(restorers):
+    """"Präsident., Sehr": a capital_after mark and a comma on one grapheme keep the one the scores prefer; a
+    comma alone, or marks the input typed, stay."""
+    engine = restorers["en", "restore"].engine
+    pack = engine.pack
+    period, comma, question, space = (pack.bit(m) for m in (".", ",", "?", "SPACE"))
+    cls = np.array([period | comma | space, question | comma | space, comma | space], np.int32)
+    scores = np.zeros((3, pack.n_classes), np.float32)
+    scores[0, period | space], scores[0, comma | space] = 2.0, 1.0  # the period alone is better
+    scores[1, question | space], scores[1, comma | space] = 1.0, 2.0  # the comma alone is better
+    out = engine.sentence_end_alone(scores, cls.copy(), np.zeros(3, np.int32))
+    assert out.tolist() == [period | space, comma | space, comma | space]
+    typed = np.array([comma, 0, 0], np.int32)  # the input's own ".," stays
+    assert engine.sentence_end_alone(scores, cls.copy(), typed).tolist()[:2] == [period | comma | space, comma | space]
+
+
+def test_de_reads_a_dash_after_a_sentence_end_as_a_pause():
+    """As ru: "Präsident. – Herzliche" is read "Präsident. Herzliche", so that no model learns ".,"."""
+    de = load_pack("de")
+    base, classes = parse("Herr Präsident. – Herzliche Glückwünsche, Frau Kollegin!", de)
+    assert render(base, classes, de) == "Herr Präsident. Herzliche Glückwünsche, Frau Kollegin."
 
 
 @pytest.mark.parametrize("lang,spaces,marks", [("en", "restore", ".?"), ("en", "keep", ".?"), ("ja", "restore", "。？")])

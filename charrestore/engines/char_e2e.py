@@ -205,8 +205,8 @@ class CharEngine(Engine):
         out = np.empty(len(gids), np.int32)
         # training windows start inside running text, so the model may read the input's first grapheme as the end
         # of a sentence before it (ja "すごい" came out "す。ごい", after "…ます。"): it ends none unless it is a word
-        given = fixed if fixed is not None else marks
-        one_grapheme_start = len(gids) > 1 and enforce[0] != HAS_SPACE and not (given is not None and given[0])
+        given = fixed if fixed is not None else marks if marks is not None else np.zeros(len(gids), bool)
+        one_grapheme_start = len(gids) > 1 and enforce[0] != HAS_SPACE and not given[0]
         gains = np.zeros((len(self.pairing.pairs), 3, len(gids)), np.float32) if self.pairing else None
         for w, lg in self.window_logits(input_ids(gids, states)):
             keep = slice(w.keep_start, w.keep_end)
@@ -215,10 +215,20 @@ class CharEngine(Engine):
                                  fixed=None if fixed is None else fixed[keep])
             if w.keep_start == 0 and one_grapheme_start:
                 scores[0, self.sentence_classes] = -np.inf
-            out[keep] = self.capital_after_mark(scores, scores.argmax(-1))
+            out[keep] = self.sentence_end_alone(scores, self.capital_after_mark(scores, scores.argmax(-1)), given[keep])
             if self.pairing:
                 gains[:, :, keep] = self.pairing.gains(scores, out[keep])
         return self.pairing.resolve(out, gains, self.settings.pair_bonus) if self.pairing else out
+
+    def sentence_end_alone(self, scores: np.ndarray, cls: np.ndarray, given: np.ndarray) -> np.ndarray:
+        """In a cased pack a ``capital_after`` mark and another closing mark on one grapheme ("Präsident., Sehr")
+        become the better of the two alone by ``scores``; the input's marks (``given``) stay. Uncased packs read
+        some such pairs ("?"라고: "?,") and put no capital after them; "¿" stands before its grapheme."""
+        others = self.other_marks & ~self.pack.opening_bits if self.caps_bit else 0
+        both = np.flatnonzero((cls & self.capital_bits != 0) & (cls & others != 0) & (given == 0))
+        alone, rest = cls[both] & ~others, cls[both] & ~self.capital_bits
+        cls[both] = np.where(scores[both, alone] >= scores[both, rest], alone, rest)
+        return cls
 
     def capital_after_mark(self, scores: np.ndarray, cls: np.ndarray, penalty: float | None = None) -> np.ndarray:
         """Resolve a capital after a non-final mark ("year, And"). The model predicts the mark and the next capital

@@ -13,8 +13,11 @@ const SCRIPTS = {
   Han: "\\p{Script=Han}", Kana: "\\p{Script=Hiragana}\\p{Script=Katakana}", Hangul: "\\p{Script=Hangul}",
   Cyrillic: "\\p{Script=Cyrillic}", Thai: "\\p{Script=Thai}", Gujarati: "\\p{Script=Gujarati}",
 };
-const WRITES = { ja: ["Han", "Kana"], zh: ["Han"], ko: ["Hangul", "Han"], ru: ["Cyrillic"], th: ["Thai"], gu: ["Gujarati"] };
-const SCRIPT = Object.fromEntries(Object.entries(SCRIPTS).map(([name, chars]) => [name, new RegExp(`[${chars}]`, "gu")]));
+const WRITES = {
+  ja: ["Han", "Kana"], zh: ["Han"], ko: ["Hangul", "Han"], ru: ["Cyrillic"], th: ["Thai"], gu: ["Gujarati"],
+};
+const SCRIPT = {};
+for (const [name, chars] of Object.entries(SCRIPTS)) SCRIPT[name] = new RegExp(`[${chars}]`, "gu");
 const ANY_SCRIPT = new RegExp(`[${Object.values(SCRIPTS).join("")}]`, "u");
 const NOT_LETTER = /[^\p{L}\p{M}]+/gu;
 const LETTER = /\p{L}/gu;
@@ -80,7 +83,8 @@ export class Detector {
       .filter(Boolean);
     const unknown = chosen.filter((l) => !this.tables[""].index.has(l));
     if (unknown.length || !chosen.length) {
-      throw new Error(`unknown language(s) ${unknown.join(", ") || "(none given)"}: the detector knows ${this.languages.join(", ")}`);
+      const known = this.languages.join(", ");
+      throw new Error(`unknown language(s) ${unknown.join(", ") || "(none given)"}: the detector knows ${known}`);
     }
     return chosen;
   }
@@ -125,7 +129,9 @@ export class Detector {
     const ranked = this.scores(text, among);
     if (prefer == null || ranked[0][0] === prefer) return ranked[0][0];
     const chance = Object.fromEntries(ranked);
-    if (!(prefer in chance)) throw new Error(`the preferred language ${prefer} is not among ${Object.keys(chance).join(", ")}`);
+    if (!(prefer in chance)) {
+      throw new Error(`the preferred language ${prefer} is not among ${Object.keys(chance).join(", ")}`);
+    }
     odds ??= this.card.prefer_odds ?? 1;
     return ranked[0][1] > odds * chance[prefer] ? ranked[0][0] : prefer;
   }

@@ -76,11 +76,27 @@ export class CharEngine {
       const scores = this.decoder.scores(lg, w.start, w.keepStart, w.keepEnd, enforce, w.keepEnd === gids.length,
         endMark, marks, fixed);
       if (w.keepStart === 0 && oneGraphemeStart) for (const c of this.decoder.sentenceClasses) scores[0][c] = -Infinity;
-      const cls = this.decoder.argmax(scores);
+      const cls = this.sentenceEndAlone(scores, this.decoder.argmax(scores), fixed ?? marks, w.keepStart);
       out.set(cls, w.keepStart);
       if (pairs) this.pairing.gains(scores, cls, gains, w.keepStart);
     }
     return pairs ? this.pairing.resolve(out, gains, this.card.pair_bonus ?? 0) : out;
+  }
+
+  /** In a cased pack a capital_after mark and another closing mark on one grapheme ("Präsident., Sehr") become the
+   * better of the two alone by ``scores`` (rows from ``start``); the input's marks (``given``) stay (char_e2e.py
+   * ``sentence_end_alone``). */
+  sentenceEndAlone(scores, cls, given, start) {
+    const { capitalBits, otherMarks, caps } = this.decoder;
+    if (!caps) return cls; // uncased packs read some pairs ("?"라고: "?,"), and no capital follows them
+    const others = otherMarks & ~this.pack.openingBits; // "¿" stands before its grapheme: not the same side
+    for (let j = 0; j < cls.length; j++) {
+      if (!(cls[j] & capitalBits && cls[j] & others) || (given && given[start + j])) continue;
+      const alone = cls[j] & ~others;
+      const rest = cls[j] & ~capitalBits;
+      cls[j] = scores[j][alone] >= scores[j][rest] ? alone : rest;
+    }
+    return cls;
   }
 
   /** [ids, the space states the model reads, the states decoded with]: the given spaces when ``keep``, else unknown
