@@ -15,11 +15,15 @@ def add_detect(sub) -> None:
                     "With no TEXT, read stdin: one line out per line in, flushed per line. A line with no letters "
                     "gets the first candidate.",
         epilog='examples:\n  charrestore detect "wie ist das wetter heute"\n'
-               "  charrestore detect --among all --json wieistdaswetterheute\n  cat lines.txt | charrestore detect")
+               "  charrestore detect --among all --json wieistdaswetterheute\n  charrestore detect --prefer en das\n"
+               "  cat lines.txt | charrestore detect")
     p.add_argument("text", nargs="*", metavar="TEXT", help="text to name (joined by spaces); default: stdin")
     p.add_argument("--among", metavar="LANGS",
                    help="comma-separated language codes to choose from, or 'all' for every language the detector "
                         "knows (default: the installed packs)")
+    p.add_argument("--prefer", metavar="LANG",
+                   help="name LANG unless another language is clearly more likely (the detector card's prefer_odds "
+                        "times as likely): what 'fix' does without --lang, with en")
     p.add_argument("--json", action="store_true",
                    help='one JSON object per line: {"text", "lang", "candidates": the top 3 with their scores}')
 
@@ -41,9 +45,10 @@ def run_detect(args) -> int:
     for _, text in lines(args):
         text = text.removesuffix("\r")
         ranked = detector.scores(text, among)
+        lang = detector.detect(text, among, prefer=args.prefer) if args.prefer else ranked[0][0]
         if args.json:
-            emit(json.dumps({"text": json_text(text), "lang": ranked[0][0], "candidates": [
+            emit(json.dumps({"text": json_text(text), "lang": lang, "candidates": [
                 {"lang": lang, "score": round(score, 4)} for lang, score in ranked[:3]]}, ensure_ascii=False))
         else:
-            emit(ranked[0][0])
+            emit(lang)
     return 0

@@ -180,3 +180,17 @@ def test_detect_command_answers_among_the_installed_packs_by_default(capsysbinar
 def test_detect_command_unknown_language_is_one_line_error(capsysbinary):
     assert cli(["detect", "--among", "en,xx", "hello"]) == 1
     assert b"unknown language(s) xx" in capsysbinary.readouterr().err
+
+
+def test_detect_command_prefer_names_what_fix_restores_without_lang(capsysbinary):
+    """``--prefer en``: the language ``fix`` takes without ``--lang`` (auto:en), line by line."""
+    from charrestore.auto import installed
+
+    lines = ["das", "wiegehtesihnenheute", "hello there"]
+    assert cli(["detect", "--prefer", "en", *lines[:1]]) == 0 and capsysbinary.readouterr().out == b"en\n"
+    detector = Detector.load()
+    for line in lines:
+        assert cli(["detect", "--prefer", "en", "--json", line]) == 0
+        assert json.loads(capsysbinary.readouterr().out)["lang"] == detector.detect(line, installed(), prefer="en")
+    assert cli(["detect", "--prefer", "ja", "--among", "en,de", "das"]) == 1
+    assert b"preferred language 'ja'" in capsysbinary.readouterr().err
