@@ -14,8 +14,8 @@ from dataclasses import replace
 from typing import Iterator, Sequence
 
 AUTO = "auto"
-DEFAULT_LANG = "auto:en"  # what fix and segment restore without --lang: English unless another language is clearly
-# more likely (docs/detect.md)
+DEFAULT_LANG = "auto:en"  # the commands' --lang default (fix, segment, hashtag, batch, serve): English unless another
+# language is clearly more likely (docs/detect.md)
 
 
 def is_auto(lang: str) -> bool:
