@@ -177,7 +177,10 @@ class Detector:
         """The most likely language of ``text`` among the candidates; with ``prefer`` (one of them), that language
         unless another is at least ``odds`` times as likely (default: the card's ``prefer_odds``, chosen on short
         held-out lines by ``scripts/prefer_odds.py``): a short line is often as likely in a neighbour language."""
-        ranked = self.scores(text, among)
+        return self.chosen(self.scores(text, among), prefer, odds)
+
+    def chosen(self, ranked: list[tuple[str, float]], prefer: str | None = None, odds: float | None = None) -> str:
+        """The language ``detect`` names from ``scores``' ranking (``prefer``, ``odds``: as ``detect``)."""
         if prefer is None or ranked[0][0] == prefer:
             return ranked[0][0]
         chance = dict(ranked)

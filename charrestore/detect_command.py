@@ -45,7 +45,7 @@ def run_detect(args) -> int:
     for _, text in lines(args):
         text = text.removesuffix("\r")
         ranked = detector.scores(text, among)
-        lang = detector.detect(text, among, prefer=args.prefer) if args.prefer else ranked[0][0]
+        lang = detector.chosen(ranked, args.prefer)
         if args.json:
             emit(json.dumps({"text": json_text(text), "lang": lang, "candidates": [
                 {"lang": lang, "score": round(score, 4)} for lang, score in ranked[:3]]}, ensure_ascii=False))
