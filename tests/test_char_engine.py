@@ -132,6 +132,20 @@ def test_a_sentence_end_and_a_comma_on_one_grapheme_become_the_better_alone(rest
     assert engine.sentence_end_alone(scores, cls.copy(), typed).tolist()[:2] == [period | comma | space, comma | space]
 
 
+def test_the_forced_end_keeps_its_sentence_mark_when_a_comma_shares_its_grapheme(restorers, monkeypatch):
+    """The input's end takes a sentence mark: a best ".," there becomes ".", even where "," alone scores higher."""
+    engine = restorers["en", "restore"].engine
+    pack = engine.pack
+    period, comma = pack.bit("."), pack.bit(",")
+    logits = np.full((3, pack.n_classes), -20.0, np.float32)
+    logits[-1, period | comma], logits[-1, comma], logits[-1, period] = 20.0, 15.0, 10.0
+    monkeypatch.setattr(engine, "window_logits", lambda ids: iter([(plan(3, 3, 0, 0)[0], logits)]))
+    out = engine.decode(np.zeros(3, np.int32), np.zeros(3, np.int32), end_mark=True)
+    assert out[-1] & pack.mark_bits == period
+    free = engine.decode(np.zeros(3, np.int32), np.zeros(3, np.int32), end_mark=False)
+    assert free[-1] & pack.mark_bits == comma  # not the end of the input: the better of the two alone
+
+
 def test_de_reads_a_dash_after_a_sentence_end_as_a_pause():
     """As ru: "Präsident. – Herzliche" is read "Präsident. Herzliche", so that no model learns ".,"."""
     de = load_pack("de")

@@ -280,12 +280,11 @@ class CharEngine(Engine):
                     caps = p[unexpected][:, has].sum(-1) > p[unexpected][:, ~has].sum(-1)
                     allowed[unexpected] &= has[None, :] == caps[:, None]
                 scores[at] += np.where(allowed, 0.0, -np.inf)
-        if at_end and end_mark:
+        if at_end and end_mark:  # the best keeps its sentence mark; else only the mark changes (case: the best's)
             best = int(scores[-1].argmax())
-            if not best & self.sentence_bits:  # only the mark changes: case comes from the unconstrained best
-                keep = np.full_like(scores[-1], -np.inf)
-                keep[self.final_variants[best]] = 0.0
-                scores[-1] += keep
+            keep = np.full_like(scores[-1], -np.inf)
+            keep[self.sentence_classes if best & self.sentence_bits else self.final_variants[best]] = 0.0
+            scores[-1] += keep
         return scores
 
     def encode(self, base: list[str], given: np.ndarray, keep: bool, protected=((), ())):

@@ -105,12 +105,10 @@ export class Decoder {
         if ((c & this.markBits) !== marks[t] || (caps >= 0 && (c & this.caps) !== caps)) row[c] = -Infinity;
       }
     }
-    if (atEnd && endMark) {
+    if (atEnd && endMark) { // the best keeps its sentence mark; else only the mark changes (case: the best's)
       const best = argmaxOf(last, Array.from(last.keys()));
-      if (!(best & this.sentenceBits)) { // only the mark changes: case comes from the unconstrained best
-        const keep = new Set(this.finalVariants[best]);
-        for (let c = 0; c < n; c++) if (!keep.has(c)) last[c] = -Infinity;
-      }
+      const keep = new Set(best & this.sentenceBits ? this.sentenceClasses : this.finalVariants[best]);
+      for (let c = 0; c < n; c++) if (!keep.has(c)) last[c] = -Infinity;
     }
     return out;
   }
