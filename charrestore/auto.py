@@ -35,6 +35,12 @@ def detector_installed() -> bool:
     return (models_dir() / "detect" / "detect.json").is_file()
 
 
+def without_detector(lang: str) -> str:
+    """``lang``, but ``auto:L`` is plain L where the models folder has no detector (a folder of one's own)."""
+    prefer = preferred(lang)
+    return prefer if prefer and not detector_installed() else lang
+
+
 def installed(model: str | None = None) -> list[str]:
     """The packs the detector can name whose models are installed, in the detector's order: the model of the pack's
     default engine, or with ``model`` the model of that kind (``nb``: the packs that ``segment`` serves). A pack
@@ -53,11 +59,10 @@ def per_line(lang: str, model: str | None = None) -> tuple[str, list[str] | None
     """``(lang, candidates)`` for a command that names each line's language: ``candidates`` the installed packs
     with ``model`` where ``lang`` asks for detection, else None; ``auto:L`` without the detector is plain L, and
     with it L must be a candidate (a ValueError, one line in the CLI)."""
-    prefer = preferred(lang)
-    if prefer and not detector_installed():
-        return prefer, None
+    lang = without_detector(lang)
     if not is_auto(lang):
         return lang, None
+    prefer = preferred(lang)
     among = installed(model)
     if prefer is not None and prefer not in among:
         kind = f" that has the {model} model" if model else ""

@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from .auto import AutoRestorer, detector_installed, is_auto, preferred
+from .auto import AutoRestorer, is_auto, without_detector
 from .engines import REGISTRY, engine_class
 from .engines.base import SPACES_MODES, EngineOptions
 from .hashtags import HASHTAG_MODES
@@ -49,8 +49,7 @@ def checked(config: RestorerConfig | None = None, **overrides) -> RestorerConfig
         raise ValueError(f"hashtags must be one of {', '.join(HASHTAG_MODES)}, not {config.hashtags!r}")
     if config.apostrophes not in APOSTROPHES_MODES:
         raise ValueError(f"apostrophes must be one of {', '.join(APOSTROPHES_MODES)}, not {config.apostrophes!r}")
-    if preferred(config.lang) and not detector_installed():  # a models folder without the detector: auto:L is L
-        config = replace(config, lang=preferred(config.lang))
+    config = replace(config, lang=without_detector(config.lang))
     if config.threads < 1 or config.batch_size < 1:
         raise ValueError("threads and batch_size must be at least 1")
     return config

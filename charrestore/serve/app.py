@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..auto import AUTO, detector_installed, installed, is_auto, language_of, preferred
+from ..auto import AUTO, installed, is_auto, language_of, preferred, without_detector
 from ..cards import ModelError
 from ..packs import available_packs, load_pack
 from ..paths import languages_dir, models_dir, web_dir
@@ -144,8 +144,7 @@ def create_app(lang: str = "en", *, max_body: int = 1_000_000, max_chars: int = 
     ``max_texts``: texts per batch; ``threads``: inference threads (default: the cores)."""
     from .. import __version__
 
-    if preferred(lang) and not detector_installed():
-        lang = preferred(lang)  # a models folder without the detector: auto:L is L
+    lang = without_detector(lang)
     if not is_auto(lang):
         load_pack(lang)  # an unknown language fails here, not at the first request
     restorers = Restorers(cache_size, threads)

@@ -41,7 +41,7 @@ def run_serve(args) -> int:
     import os
     import socket
 
-    from ..auto import detector_installed, installed, is_auto, preferred
+    from ..auto import is_auto, per_line
     from ..cli_util import CLIError
     from ..packs import load_pack
 
@@ -58,11 +58,9 @@ def run_serve(args) -> int:
         raise CLIError("--workers and --threads must be at least 1")
     if not 0 <= args.port < 65536:
         raise CLIError(f"--port must be from 0 to 65535, not {args.port}")
-    if preferred(args.lang) and detector_installed() and preferred(args.lang) not in installed():
-        raise CLIError(f"--lang {args.lang}: {preferred(args.lang)!r} is not an installed pack the language detector "
-                       f"knows ({', '.join(installed())})")
-    if not is_auto(args.lang):
-        load_pack(args.lang)  # an unknown language is one line here, not a traceback in a worker
+    lang, _ = per_line(args.lang)  # auto:L: L must be an installed pack (one line here, not in a worker)
+    if not is_auto(lang):
+        load_pack(lang)  # an unknown language is one line here, not a traceback in a worker
     with socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
