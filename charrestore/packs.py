@@ -48,6 +48,7 @@ class LanguagePack:
     units: dict[str, str] = field(default_factory=dict)  # unit symbols after a number: "kg" -> "kg" (units.py)
     thousands: str = ""  # the separator of a long number's groups of three: "." or " " (digit_groups.py)
     scripts: tuple[str, ...] = ()  # the Unicode scripts the language writes: a word typed in another is kept (spans.py)
+    elisions: tuple[str, ...] = ()  # clitics elided before a word with an apostrophe ("l'", "qu'"): segmenter.py
 
     @property
     def opening_bits(self) -> int:
@@ -152,6 +153,9 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         if mark not in marks or len(space) != 1 or not space.isspace():
             raise PackError(f"{source}: [space_before] maps {mark!r} onto {space!r}: it takes a mark of the pack's "
                             "features and one white-space character")
+    for clitic in data.get("elisions", ()):
+        if not _ELISION.fullmatch(str(clitic)):
+            raise PackError(f"{source}: 'elisions' holds {clitic!r}: it takes letters ending in an apostrophe (\"l'\")")
     thousands = data.get("thousands", "")
     if thousands and thousands not in marks + ([" "] if SPACE in features else []):
         raise PackError(f"{source}: 'thousands' is {thousands!r}: it takes a mark of the pack's features, or \" \" "
@@ -185,10 +189,12 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         units={u.lower(): u for u in data.get("units", ())},
         thousands=data.get("thousands", ""),
         scripts=tuple(data.get("scripts", ())),
+        elisions=tuple(c.lower() for c in data.get("elisions", ())),
     )
 
 
 _SCRIPT_NAME = regex.compile(r"[A-Z][A-Za-z_]*")
+_ELISION = regex.compile(r"\p{L}+'")
 
 
 def _is_script(name: str) -> bool:

@@ -33,6 +33,7 @@ from .cards import ModelError, load_card
 from .clusters import inside_graphemes
 from .counts import reach_of
 from .counts import read as read_counts
+from .packs import PackError, load_pack
 
 START = "<s>"  # the context of the first word of a text, and after punctuation
 _W = r"[\p{L}\p{N}\p{M}\u200c\u200d]"
@@ -70,10 +71,12 @@ class Lattice(NamedTuple):
     bonus: list[float]
     s_starts: list[int]
     offsets: list[int]
+    silent: frozenset[int] = frozenset()  # boundaries after an elided clitic ("l'|inflation"): no space goes there
 
     def to_text(self, ends: Sequence[int]) -> list[int]:
         """Text positions of the word boundaries ``ends`` (indices into ``s``) that insert a space."""
-        return [k + self.offsets[bisect_right(self.s_starts, k) - 1] for k in ends if self.kind[k] <= 2]
+        return [k + self.offsets[bisect_right(self.s_starts, k) - 1] for k in ends
+                if self.kind[k] <= 2 and k not in self.silent]
 
 
 class Segmenter:
@@ -89,6 +92,7 @@ class Segmenter:
     the one where the text had a space and pays the other where it had none (log10 units; 0: spaces ignored).
     """
     given_space = given_join = 0.0
+    _elided = None  # where a word may start after an elided clitic (``elide``)
 
     def __init__(self, unigrams: dict[str, float], bigrams: dict[str, float], total: float | None = None,
                  L: int = 20, smoothing: float = 10.0, camel: float = HARD, digits: float = HARD,
@@ -154,6 +158,33 @@ class Segmenter:
         other.__dict__.update(self.__dict__)
         other._set(**params)
         return other
+
+    def elide(self, clitics: Sequence[str]) -> Segmenter:
+        """Let a word start right after an elided clitic ("l'", "qu'": a pack's ``elisions``). The counts hold "l'homme"
+        as one word, but seldom "l'inflation" or "l'Insee"; now such a word also scores as the clitic and the word
+        the counts know alone, with no space between. A clitic's P is that of all the seen words it begins.
+
+        >>> seg = Segmenter({"l'homme": 30, "inflation": 5, "le": 60, "taux": 8}, {}, L=12).elide(["l'"])
+        >>> seg.segment("l'inflationletaux"), seg.segment("l'homme")
+        ("l'inflation le taux", "l'homme")
+        """
+        if not clitics:
+            return self
+        mass = dict.fromkeys(clitics, 0.0)
+        for word, logp in self._uni.items():
+            cut = word.find("'") + 1
+            if 0 < cut < len(word) and word[:cut] in mass:
+                mass[word[:cut]] += 10.0 ** logp
+        reach = self._reach()
+        for clitic, p in mass.items():
+            for form in {clitic, clitic.replace("'", "\u2019")}:
+                if p and form not in self._uni:
+                    self._uni[form] = math.log10(p)
+                reach[form[-3:]] = max(reach.get(form[-3:], 2), len(form))
+        self.__dict__.pop("_fast_tables", None)
+        names = "|".join(sorted((regex.escape(c[:-1]) for c in clitics), key=len, reverse=True))
+        self._elided = regex.compile(rf"(?:{names})['\u2019](?=\p{{L}})") if names else None
+        return self
 
     def score(self, word: str, previous: str | None = None) -> float:
         """log10 P(word | previous) as the decoder uses it (``word`` in lower case)."""
@@ -228,7 +259,7 @@ class Segmenter:
         evidence = ((_DIGIT_CHANGE, self.digits), (_CAMEL, self.camel), (_CAPS, self.caps), (_INSIDE_NUMBER, -HARD),
                     (_AT_JOINER, -HARD))
         glued = None if codec_fast.singletons(text) else inside_graphemes(text)
-        pieces, s_starts, offsets, pos, last = [], [], [], 0, 0
+        pieces, s_starts, offsets, pos, last, silent = [], [], [], 0, 0, set()
         for b, e in spans:
             if pos:
                 kind[pos] = 3 if text[last:b].isspace() or text[last:b] in _HYPHENS else 4
@@ -248,6 +279,10 @@ class Segmenter:
                         kind[k] = 0
                     else:
                         bonus[k] = value
+            if self._elided is not None:
+                for m in self._elided.finditer(pieces[-1]):
+                    kind[pos + m.end()] = 1
+                    silent.add(pos + m.end())
             if glued:
                 for k in range(b + 1, e):
                     if glued[k]:
@@ -270,7 +305,7 @@ class Segmenter:
                     if text[k - 1].isdigit() and text[k].isdigit():
                         kind[pos + k - b] = 2
             bonus = extra.tolist()
-        return Lattice("".join(pieces), kind, bonus, s_starts, offsets)
+        return Lattice("".join(pieces), kind, bonus, s_starts, offsets, frozenset(silent))
 
     def _viterbi(self, s: str, kind: bytearray, bonus: list[float]) -> list[int]:
         """Word boundaries (indices into ``s``) of the best segmentation.
@@ -384,9 +419,17 @@ def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
         seg._set(L=params.get("L", 20), smoothing=params.get("smoothing", 10.0),
                  camel=_evidence(params.get("camel", "hard")), digits=_evidence(params.get("digits", "hard")),
                  caps=_evidence(params.get("caps", 0.0)))
-        return seg
     except (OSError, EOFError, ValueError) as exc:
         raise ModelError(f"{path}: unreadable counts ({exc})") from None
+    return seg.elide(_pack_elisions(lang))
+
+
+def _pack_elisions(lang: str) -> tuple[str, ...]:
+    """The elided clitics of ``lang``'s pack (none where no pack of that code is installed)."""
+    try:
+        return load_pack(lang).elisions
+    except PackError:
+        return ()
 
 
 def _evidence(value) -> float:

@@ -1,17 +1,20 @@
 """Out-of-register dev text from Debian's fortune packages: modern aphorisms, jokes and quotes (fortunes-ru: 2001-2006
 Russian web humour; fortunes-de; fortunes-es), for the packs whose training text is one old or formal register.
+Debian has no French fortunes; for fr the text is the French Debian FAQ (debian-faq-fr, GPL-2+): its prose paragraphs
+that the detector names French, modern text whose typography ("« … »", a space before "?") is today's.
 
 The packages come from the Debian archive (``apt-get download fortunes-<lang>``, GPL-2+ data) into ``--work``; each
 fortune becomes one document (``<file>:<n><TAB>text``: its lines joined, the ``-- Author`` lines and ASCII art
 dropped) in ``runs/fortunes/<lang>.tsv`` (git-ignored, never committed). Used only to measure, never to train or
 tune: ``python scripts/compare_boundaries.py --langs ru --extra ru=runs/fortunes/ru.tsv``.
 
-    python scripts/fortunes_dev.py --lang ru de es
+    python scripts/fortunes_dev.py --lang ru de es fr
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import subprocess
 import unicodedata
 from pathlib import Path
@@ -21,6 +24,8 @@ import regex
 ROOT = Path(__file__).resolve().parent.parent
 AUTHOR = regex.compile(r"^\s*(--|—|―)\s*\S")
 LETTERS = regex.compile(r"\p{L}")
+CODE = regex.compile(r"[|_/\\<>{}@#=*~^$]|https?:|\.deb\b")  # paths, commands, addresses
+FAQ_ONLY = ("fr",)  # Debian has no fortunes in these languages
 ODD = regex.compile(r"[|_/\\<>{}@#=*~^]|[ \t]{3,}\S")  # ASCII art, tables, code, chat logs with columns
 
 
@@ -41,14 +46,50 @@ def fortune_files(folder: Path):
             yield f
 
 
-def build(lang: str, work: Path, out: Path) -> int:
+def faq_paragraphs(text: str, lang: str):
+    """The prose paragraphs of a Debian FAQ's text form (indented, lines joined, a list's bullet dropped), in
+    ``lang`` by the shipped detector, with at least 80 letters, ending a sentence, and without paths or code."""
+    from charrestore.detect import Detector
+    detector = Detector.load()
+    for raw in regex.split(r"\n\s*\n", text):
+        lines = raw.splitlines()
+        if not lines or not all(ln[:1] in (" ", "\xa0") for ln in lines):
+            continue
+        body = regex.sub(r"^\* ", "", regex.sub(r"\s+", " ", " ".join(ln.strip() for ln in lines)).strip())
+        if (len(LETTERS.findall(body)) >= 80 and body.endswith((".", "?", "!")) and not CODE.search(body)
+                and detector.detect(body) == lang):
+            yield unicodedata.normalize("NFC", body)
+
+
+def unpacked(package: str, work: Path) -> Path:
+    """The Debian package's files, downloaded into ``work`` once."""
     work.mkdir(parents=True, exist_ok=True)
-    deb = next(work.glob(f"fortunes-{lang}_*.deb"), None)
+    deb = next(work.glob(f"{package}_*.deb"), None)
     if deb is None:
-        subprocess.run(["apt-get", "download", f"fortunes-{lang}"], cwd=work, check=True)
-        deb = next(work.glob(f"fortunes-{lang}_*.deb"))
-    tree = work / f"fortunes-{lang}"
+        subprocess.run(["apt-get", "download", package], cwd=work, check=True)
+        deb = next(work.glob(f"{package}_*.deb"))
+    tree = work / package
     subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)], check=True)
+    return tree
+
+
+def build_faq(lang: str, work: Path, out: Path) -> int:
+    tree = unpacked(f"debian-faq-{lang}", work)
+    text = gzip.decompress(next(tree.rglob(f"debian-faq.{lang}.txt.gz")).read_bytes()).decode("utf-8")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as fh:
+        n = 0
+        for n, body in enumerate(faq_paragraphs(text, lang), 1):
+            fh.write(f"faq:{n}\t{body}\n")
+    print(f"{out}: {n} paragraphs of debian-faq-{lang}")
+    return n
+
+
+def build(lang: str, work: Path, out: Path) -> int:
+    if lang in FAQ_ONLY:
+        return build_faq(lang, work, out)
+    tree = unpacked(f"fortunes-{lang}", work)
+    deb = next(work.glob(f"fortunes-{lang}_*.deb"))
     games = tree / "usr" / "share" / "games"
     folder = next(p for p in (games / "fortunes" / lang, games / f"fortunes-{lang}", games / "fortunes") if p.is_dir())
     n = 0
@@ -68,7 +109,7 @@ def build(lang: str, work: Path, out: Path) -> int:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lang", nargs="+", default=["ru", "de", "es"])
+    ap.add_argument("--lang", nargs="+", default=["ru", "de", "es", "fr"])
     ap.add_argument("--work", type=Path, default=ROOT / "runs" / "fortunes" / "debs")
     args = ap.parse_args(argv)
     for lang in args.lang:

@@ -84,3 +84,14 @@ def test_the_segmenter_gives_the_same_spaces_with_or_without_the_c_loop(monkeypa
     with_c = seg.segment(text)
     monkeypatch.setattr(fast_viterbi, "available", False)
     assert seg.segment(text) == with_c
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(alphabet="selonl'’inseetaux", max_size=60), L=st.integers(1, 12))
+def test_c_and_python_agree_with_elided_clitics(text, L):
+    """A pack's ``elisions`` add the clitics to the counts and open a boundary after their apostrophe."""
+    seg = Segmenter({"selon": 9, "l'homme": 30, "insee": 2, "le": 60, "taux": 8}, {"le taux": 3}, L=L,
+                    smoothing=10.0).elide(["l'"])
+    pair = both(seg, text)
+    if pair is not None:
+        assert pair[0] == pair[1]

@@ -117,6 +117,10 @@ def test_pack_typography_is_validated():
     for bad in ({"?": "¿"}, {"¿": "!"}, {"¿": "¿"}):
         with pytest.raises(PackError, match=r"\[pairs\]"):
             _validate("xx", {**paired, "pairs": bad})
+    assert _validate("xx", {**pack, "elisions": ["L'", "qu'"]}).elisions == ("l'", "qu'")
+    for bad in (["l"], ["'"], ["l' "], ["l’"]):
+        with pytest.raises(PackError, match="'elisions' holds"):
+            _validate("xx", {**pack, "elisions": bad})
     mapped = {**pack, "map": {"!": "?"}}
     assert _validate("xx", {**mapped, "map_before_lower": {"!": ""}}).map_before_lower == {"!": ""}
     for bad in ({**mapped, "map_before_lower": {";": ""}}, {**mapped, "map_before_lower": {"!": "."}},

@@ -424,3 +424,42 @@ def test_spaced_input_never_reads_the_counts():
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines() == ["0", "2 Will AI change our future?"]
+
+
+FRENCH = {"l'homme": 30, "qu'il": 20, "inflation": 5, "insee": 2, "le": 60, "taux": 8, "il": 40, "à": 50, "jusqu'ici": 3}
+ELIDED = Segmenter(FRENCH, {"le taux": 3}, L=12, smoothing=10.0).elide(["l'", "qu'", "jusqu'"])
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("l'inflationletaux", "l'inflation le taux"),       # "l'inflation" unseen: the clitic and the word seen alone
+    ("selonl'inseeletaux", "selon l'insee le taux"),
+    ("l’inflation", "l’inflation"),                      # the typographic apostrophe elides too
+    ("l'hommequ'il", "l'homme qu'il"),                   # seen whole: kept whole
+    ("jusqu'àl'inflation", "jusqu'à l'inflation"),
+])
+def test_a_word_starts_after_an_elided_clitic(text, expected):
+    assert ELIDED.segment(text) == expected
+
+
+def test_elisions_change_nothing_without_an_apostrophe_and_never_add_a_space_after_one():
+    """A clitic's P is that of the seen words it begins; the boundary after its apostrophe inserts nothing."""
+    plain = Segmenter(FRENCH, {"le taux": 3}, L=12, smoothing=10.0)
+    assert ELIDED.score("l'") == pytest.approx(plain.score("l'homme"))
+    assert ELIDED.score("qu’") == ELIDED.score("qu'")
+    for text in ("inflationletaux", "letauxinflation", "d'inflation"):  # "d'" is no clitic of these
+        assert ELIDED.segment(text) == plain.segment(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet="lqu'’ainflotxe ", max_size=40))
+def test_elided_segmentation_only_inserts_spaces_and_never_after_an_apostrophe(text):
+    cuts = ELIDED.cuts(text)
+    assert all(text[k - 1] not in "'’" for k in cuts)
+    assert ELIDED.segment(text).replace(" ", "") == text.replace(" ", "")
+
+
+def test_the_french_pack_elides_in_the_shipped_counts():
+    """The fr pack's ``elisions``: news words the novels' counts hold only alone ("l'inflation", "l'Insee")."""
+    seg = Segmenter.load("fr", prose=True)
+    assert seg.segment("selonl'inseeletauxdechômage") == "selon l'insee le taux de chômage"
+    assert seg.segment("l'inflationrestaittropélevée") == "l'inflation restait trop élevée"

@@ -297,3 +297,15 @@ def test_the_page_refuses_an_unknown_language_and_spaces_mode(browser_page):
     for options in ({"lang": "xx"}, {"lang": "en", "spaces": "sometimes"}):
         message = page.evaluate("(o) => window.charrestore.restore('hi', o).then(() => '', (e) => e.message)", options)
         assert message, options
+
+
+def test_the_page_elides_french_clitics_as_python_does(browser_page):
+    """The fr pack's ``elisions``: the page's NB segmenter finds "l'inflation" and "l'Insee", which the novels'
+    counts hold only as "inflation" and "insee", as Python's does, and puts no space after the apostrophe."""
+    page, _, _, errors = browser_page
+    items = [("selonl'inseeletauxdechômageabaissé", "auto"), ("l'inflationrestaittropélevéejusqu'àjeudi", "auto")]
+    python = Restorer(lang="fr", engine="char", spaces="auto")
+    got = web_restore(page, items, "fr")
+    assert got == [python(text) for text, _ in items]
+    assert "l'insee le taux" in got[0].lower() and got[1].lower().startswith("l'inflation restait")
+    assert errors == []

@@ -32,6 +32,8 @@ export class LanguagePack {
     // unit symbols after a number: small letters -> spelling (units.js)
     this.units = new Map((data.units ?? []).map((u) => [u.toLowerCase(), u]));
     this.thousands = data.thousands ?? ""; // the separator of a long number's groups of three (digit_groups.js)
+    // clitics elided before a word with an apostrophe ("l'", "qu'"), as the segmenter reads them (segmenter.js)
+    this.elisions = (data.elisions ?? []).map((c) => c.toLowerCase());
     this.nClasses = 1 << this.features.length;
     this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);
     this.openingBits = this.opening.reduce((s, m) => s | this.bit(m), 0);

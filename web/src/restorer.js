@@ -70,7 +70,8 @@ export class Restorer {
       const nbCardUrl = new URL(`${pack.models.nb}.json`, beside);
       nb = once(async () => {
         const nbCard = JSON.parse(await fetchText(nbCardUrl));
-        return Segmenter.fromBytes(await checked(new URL(nbCard.file, nbCardUrl), nbCard.sha256), nbCard);
+        return (await Segmenter.fromBytes(await checked(new URL(nbCard.file, nbCardUrl), nbCard.sha256), nbCard))
+          .elide(pack.elisions);
       });
     }
     const prose = nb && card.nb_spaces ? once(async () => (await nb()).configured((await nb()).proseParams)) : null;

@@ -66,6 +66,30 @@ export class Segmenter {
     this.givenJoin = Number(params.given_join ?? 0);
   }
 
+  /** Let a word start right after an elided clitic ("l'", "qu'": the pack's ``elisions``), with no space between:
+   * a clitic scores as all the seen words it begins (segmenter.py ``elide``). */
+  elide(clitics) {
+    if (!clitics.length) return this;
+    const mass = new Map(clitics.map((c) => [c, 0]));
+    for (const [word, logp] of this.uni) {
+      const cut = word.indexOf("'") + 1;
+      if (cut > 0 && cut < word.length && mass.has(word.slice(0, cut))) {
+        mass.set(word.slice(0, cut), mass.get(word.slice(0, cut)) + 10 ** logp);
+      }
+    }
+    for (const [clitic, p] of mass) {
+      for (const form of new Set([clitic, clitic.replace("'", "\u2019")])) {
+        if (p && !this.uni.has(form)) this.uni.set(form, Math.log10(p));
+        const key = form.slice(-3);
+        this.reach.set(key, Math.max(this.reach.get(key) ?? 2, form.length));
+      }
+    }
+    const names = clitics.map((c) => c.slice(0, -1).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .sort((a, b) => b.length - a.length);
+    this.elided = new RegExp(`(?:${names.join("|")})['\u2019](?=\\p{L})`, "gu");
+    return this;
+  }
+
   /** A copy sharing the counts, with other ``params`` over these (the card's ``prose_params``: tuned on
    * de-spaced text alone). */
   configured(params) {
@@ -128,10 +152,10 @@ export class Segmenter {
   blockCuts(text, rules, given = null) {
     const lattice = this.lattice(text, rules, given);
     if (!lattice) return [];
-    const { kind, sStarts, offsets } = lattice;
+    const { kind, sStarts, offsets, silent } = lattice;
     const out = [];
     for (const k of this.viterbi(lattice.s, kind, lattice.bonus)) {
-      if (kind[k] > 2) continue;
+      if (kind[k] > 2 || silent.has(k)) continue;
       let r = sStarts.length - 1;
       while (sStarts[r] > k) r--;
       out.push(k + offsets[r]);
@@ -153,6 +177,7 @@ export class Segmenter {
     const pieces = [];
     const sStarts = [];
     const offsets = [];
+    const silent = new Set(); // boundaries after an elided clitic ("l'|inflation"): no space goes there
     let pos = 0;
     let last = 0;
     for (const [b, e] of spans) {
@@ -171,6 +196,12 @@ export class Segmenter {
           if (value === HARD) kind[k] = 2;
           else if (value === -HARD) kind[k] = 0;
           else bonus[k] = value;
+        }
+      }
+      if (this.elided) {
+        for (const m of pieces[pieces.length - 1].matchAll(this.elided)) {
+          kind[pos + m.index + m[0].length] = 1;
+          silent.add(pos + m.index + m[0].length);
         }
       }
       if (glued) for (let k = b + 1; k < e; k++) if (glued[k]) kind[pos + k - b] = 0;
@@ -192,7 +223,7 @@ export class Segmenter {
         }
       });
     }
-    return { s: pieces.join(""), kind, bonus, sStarts, offsets };
+    return { s: pieces.join(""), kind, bonus, sStarts, offsets, silent };
   }
 
   /** Word boundaries (indices into ``s``) of the best segmentation: states are (end position, last word); a seen
