@@ -12,6 +12,7 @@ once, on the whole text, as for a short document.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from typing import Iterator
 
 import numpy as np
@@ -82,6 +83,34 @@ def has_space(text: str, pack: LanguagePack) -> bool:
         if (classes[:-1] & bit).any():
             return True
     return False
+
+
+def runs_together(text: str, pack: LanguagePack) -> bool:
+    """Does ``text`` hold a word (letters between white space, punctuation at its edges aside) of the pack's
+    scripts longer than its ``longest_word``: words typed without their spaces, as in "willaichangeourfuture
+    whereareyougoingtonight"? Links, tags and words with digits are no such word."""
+    if not pack.longest_word:
+        return False
+    letters, word = _word_patterns(pack.longest_word, pack.scripts)
+    for m in letters.finditer(text):
+        start, end = m.start(), m.end()
+        while start and not text[start - 1].isspace():
+            start -= 1
+        while end < len(text) and not text[end].isspace():
+            end += 1
+        if word.fullmatch(text, start, end):
+            return True
+    return False
+
+
+@lru_cache(maxsize=16)
+def _word_patterns(longest: int, scripts: tuple[str, ...]):
+    """A run of more than ``longest`` letters, and a word of the scripts with edge punctuation and inner
+    apostrophes or hyphens."""
+    letter = "[" + "".join(rf"\p{{Script={s}}}" for s in scripts) + "]" if scripts else r"\p{L}"
+    inner = rf"(?:(?=\p{{L}}){letter}|\p{{M}})"
+    return (regex.compile(rf"(?:\p{{L}}\p{{M}}*){{{longest + 1},}}"),
+            regex.compile(rf"(?:(?![#@/\\])[\p{{Ps}}\p{{Pi}}\p{{Po}}])*{inner}+(?:['’-]{inner}+)*[\p{{Pe}}\p{{Pf}}\p{{Po}}]*"))
 
 
 def pieces(text: str, pack: LanguagePack, piece: int = PIECE) -> list[tuple[int, int]]:

@@ -49,6 +49,9 @@ class LanguagePack:
     thousands: str = ""  # the separator of a long number's groups of three: "." or " " (digit_groups.py)
     scripts: tuple[str, ...] = ()  # the Unicode scripts the language writes: a word typed in another is kept (spans.py)
     elisions: tuple[str, ...] = ()  # clitics elided before a word with an apostrophe ("l'", "qu'"): segmenter.py
+    # letters that fewer than one word in 100,000 of the training text exceeds: a longer one in spaced input is
+    # run-together text, whose spaces ``--spaces auto`` restores (long_text.runs_together); 0: never
+    longest_word: int = 0
 
     @property
     def opening_bits(self) -> int:
@@ -156,6 +159,8 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
     for clitic in data.get("elisions", ()):
         if not _ELISION.fullmatch(str(clitic)):
             raise PackError(f"{source}: 'elisions' holds {clitic!r}: it takes letters ending in an apostrophe (\"l'\")")
+    if data.get("longest_word", 0) < 0 or (data.get("longest_word") and SPACE not in features):
+        raise PackError(f"{source}: 'longest_word' takes a whole number of letters, 0 or more, in a pack with SPACE")
     thousands = data.get("thousands", "")
     if thousands and thousands not in marks + ([" "] if SPACE in features else []):
         raise PackError(f"{source}: 'thousands' is {thousands!r}: it takes a mark of the pack's features, or \" \" "
@@ -190,6 +195,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         thousands=data.get("thousands", ""),
         scripts=tuple(data.get("scripts", ())),
         elisions=tuple(c.lower() for c in data.get("elisions", ())),
+        longest_word=int(data.get("longest_word", 0)),
     )
 
 

@@ -100,7 +100,7 @@ PACK_FIELDS = {"code": "str", "name": "str", "cased": "bool", "normalization": "
                "map_before_lower": "map", "map_after_sentence_end": "map", "models": "map",
                "opening_marks": "list", "pairs": "map", "space_before": "map", "abbreviations": "list",
                "scripts": "list", "units": "list", "thousands": "str", "capital_after": "list",
-               "elisions": "list"}
+               "elisions": "list", "longest_word": "int"}
 NORMALIZATIONS = ("NFC", "NFD", "NFKC", "NFKD")
 MODEL_KINDS = ("char", "token", "nb", "apostrophes", "proper")  # the char and token models, the NB counts,
 # apostrophes, proper forms

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from charrestore import Restorer, available_packs, base_text, load_pack
 from charrestore import long_text
 from charrestore.codec import parse
-from charrestore.engines.base import keeps_spaces
+from charrestore.packs import SPACE
 
 TEXTS = Path(__file__).parent / "fixtures" / "text"
 PACKS = {lang: load_pack(lang) for lang in available_packs()}
@@ -57,7 +57,7 @@ def test_pieces_cover_the_text_at_safe_cuts_and_parse_as_the_whole(text, lang, p
 def test_has_space_answers_as_the_parse_does(text, lang):
     pack = PACKS[lang]
     text = unicodedata.normalize(pack.normalization, text)
-    assert long_text.has_space(text, pack) == keeps_spaces(parse(text, pack, apply_map=False)[1], "auto", pack)
+    assert long_text.has_space(text, pack) == bool((parse(text, pack, apply_map=False)[1] & pack.bit(SPACE)).any())
 
 
 @pytest.mark.parametrize("lang,engine,times", [("en", "pipeline", 16), ("en", "char", 16), ("ja", "char", 50),
@@ -103,3 +103,36 @@ def test_a_long_line_comes_out_in_pieces_that_join_to_its_restoration():
     assert len(pieces) == len(long_text.pieces(text, r.pack)) >= 2
     assert "".join(pieces) == r(text)
     assert list(r.restore_pieces("hello world")) == [r("hello world")]
+
+
+@pytest.mark.parametrize("text, together", [
+    ("willaichangeourfuture whereareyougoingtonight", True),    # 21 letters: English holds few words that long
+    ("«willaichangeourfuture», he said", True),                 # punctuation at a word's edges aside
+    ("i went to thestore", False),                              # too short to tell by length
+    ("see https://www.averyveryverylongdomainname.com now", False), ("#throwbackthursdayforever is fun", False),
+    ("@averyveryverylongusername hi", False), ("a /averyveryverylongpathsegment x", False),
+    ("state-of-the-art-technologies-everywhere ok", False),      # hyphens part words
+    ("Москваэтостолицароссииигород ok", False),                 # not the pack's script
+])
+def test_a_word_longer_than_the_packs_longest_runs_words_together(text, together):
+    assert PACKS["en"].longest_word == 18
+    assert long_text.runs_together(text, PACKS["en"]) is together
+
+
+def test_auto_restores_the_spaces_of_spaced_text_that_runs_words_together():
+    """``--spaces auto`` keeps typed spaces unless a word is longer than the pack's ``longest_word``; then it
+    restores them as ``restore`` does, weighing the typed ones. A pack without the key keeps them (th)."""
+    text = "willaichangeourfuture whereareyougoingtonight"
+    for engine in ("pipeline", "char"):
+        auto = Restorer(lang="en", engine=engine)(text)
+        assert auto == Restorer(lang="en", engine=engine, spaces="restore")(text)
+        assert auto.lower().startswith("will ai change our future") and "going tonight" in auto.lower()
+    spaced = "will ai change our future where are you going tonight"
+    assert Restorer(lang="en")(spaced) == Restorer(lang="en", spaces="keep")(spaced)
+    assert PACKS["th"].longest_word == 0 and not long_text.runs_together("ก" * 400 + " ข", PACKS["th"])
+
+
+def test_the_cli_joins_several_run_together_arguments_and_restores_their_spaces():
+    out = subprocess.run([sys.executable, "-m", "charrestore", "fix", "willaichangeourfuture",
+                          "whereareyougoingtonight"], capture_output=True, text=True, check=True).stdout
+    assert out == "Will AI change our future? Where are you going tonight?\n"

@@ -118,6 +118,10 @@ def test_pack_typography_is_validated():
         with pytest.raises(PackError, match=r"\[pairs\]"):
             _validate("xx", {**paired, "pairs": bad})
     assert _validate("xx", {**pack, "elisions": ["L'", "qu'"]}).elisions == ("l'", "qu'")
+    assert _validate("xx", {**pack, "longest_word": 20}).longest_word == 20
+    for bad in ({**pack, "longest_word": -1}, {**pack, "features": ["?"], "longest_word": 20}):
+        with pytest.raises(PackError, match="longest_word"):
+            _validate("xx", bad)
     for bad in (["l"], ["'"], ["l' "], ["l’"]):
         with pytest.raises(PackError, match="'elisions' holds"):
             _validate("xx", {**pack, "elisions": bad})

@@ -309,3 +309,15 @@ def test_the_page_elides_french_clitics_as_python_does(browser_page):
     assert got == [python(text) for text, _ in items]
     assert "l'insee le taux" in got[0].lower() and got[1].lower().startswith("l'inflation restait")
     assert errors == []
+
+
+def test_the_page_restores_the_spaces_of_run_together_spaced_text_as_python_does(browser_page):
+    """``auto`` on spaced text with a word longer than the pack's ``longest_word`` restores its spaces (long_text.js
+    ``runsTogether``); without one it keeps them."""
+    page, _, _, errors = browser_page
+    items = [("ichhabeheutemorgeneinenkaffeegetrunken und dann", "auto"), ("ich habe heute morgen kaffee", "auto")]
+    python = Restorer(lang="de", engine="char", spaces="auto")
+    got = web_restore(page, items, "de")
+    assert got == [python(text) for text, _ in items]
+    assert "heute Morgen" in got[0] and got[1] == Restorer(lang="de", engine="char", spaces="keep")(items[1][0])
+    assert errors == []

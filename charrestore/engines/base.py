@@ -38,9 +38,12 @@ class EngineOptions:
     apostrophes: bool = True
 
 
-def keeps_spaces(given: np.ndarray, spaces: str, pack: LanguagePack) -> bool:
-    """``keep``, or ``auto`` on input that has a space: the input's spaces are the word boundaries."""
-    return spaces == "keep" or (spaces == "auto" and bool((np.asarray(given) & pack.bit(SPACE)).any()))
+def keeps_spaces(text: str, spaces: str, pack: LanguagePack) -> bool:
+    """Are the input's spaces the word boundaries: ``keep``, or ``auto`` on spaced text. Text with a word longer
+    than the pack's ``longest_word`` ran words together ("willaichangeourfuture whereareyou"): ``auto`` restores
+    its spaces then, the typed ones weighed as evidence, as ``restore`` does."""
+    return spaces == "keep" or (spaces == "auto" and long_text.has_space(text, pack)
+                                and not long_text.runs_together(text, pack))
 
 
 class Engine(ABC):
@@ -93,23 +96,23 @@ class Engine(ABC):
         if hashtags == "split" and "#" in text:
             text = split_text(text, self.hashtag_segmenter(), self.pack.normalization)
         fix = self.apostrophe_model() if not has_apostrophe(text) else None
-        keep = spaces == "keep" or (spaces == "auto" and long_text.has_space(text, self.pack))
+        keep = keeps_spaces(text, spaces, self.pack)
         if fix is not None and keep and not self.reads_apostrophes:
             text = fix.restore(text)  # the words are the input's: the model reads "we'll see" as it learned to
         if long_text.is_long(text):
             pieces = long_text.restore(self, text, keep, hashtags == "camel")
         else:
-            pieces = iter([self._restore_short(text, spaces, hashtags)])
+            pieces = iter([self._restore_short(text, keep, hashtags)])
         for piece in pieces:
             yield fix.restore(piece) if fix else piece
 
-    def _restore_short(self, text: str, spaces: str, hashtags: str) -> str:
+    def _restore_short(self, text: str, keep: bool, hashtags: str) -> str:
         base, given = parse(text, self.pack, apply_map=False)
         if not base:
             return ""
         kept = kept_features(text, given, self.pack)
         given, frozen = self.protected(text, base, given, hashtags == "camel")
-        base, classes = self.classes(base, given, kept, keeps_spaces(given, spaces, self.pack), frozen=frozen)
+        base, classes = self.classes(base, given, kept, keep, frozen=frozen)
         return render(base, classes, self.pack)
 
     def protected(self, text: str, base: list[str], given: np.ndarray, camel: bool):

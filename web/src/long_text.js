@@ -17,6 +17,25 @@ const MARK = /^\p{M}/u;
 
 export const isLong = (text) => text.length > PIECE + 2 * CONTEXT;
 
+/** Does ``text`` hold a word (letters between white space, punctuation at its edges aside) of the pack's scripts
+ * longer than its ``longestWord``: words typed without their spaces? (long_text.py ``runs_together``) */
+export function runsTogether(text, pack) {
+  if (!pack.longestWord) return false;
+  const letter = pack.scripts.length ? `[${pack.scripts.map((s) => `\\p{Script=${s}}`).join("")}]` : "\\p{L}";
+  const inner = `(?:(?=\\p{L})${letter}|\\p{M})`;
+  const letters = new RegExp(`(?:\\p{L}\\p{M}*){${pack.longestWord + 1},}`, "gu");
+  const word = new RegExp(`^(?:(?![#@/\\\\])[\\p{Ps}\\p{Pi}\\p{Po}])*${inner}+(?:['’-]${inner}+)*` +
+    "[\\p{Pe}\\p{Pf}\\p{Po}]*$", "u");
+  for (const m of text.matchAll(letters)) {
+    let start = m.index;
+    let end = m.index + m[0].length;
+    while (start && !isSpace(text[start - 1])) start--;
+    while (end < text.length && !isSpace(text[end])) end++;
+    if (word.test(text.slice(start, end))) return true;
+  }
+  return false;
+}
+
 /** Whether a piece may start at ``i``: a grapheme boundary before a character that parses as a base grapheme on
  * its own (no white space, mark, invalid byte, or character that would fuse with what precedes it). */
 function cuttable(text, i, pack) {

@@ -34,6 +34,8 @@ export class LanguagePack {
     this.thousands = data.thousands ?? ""; // the separator of a long number's groups of three (digit_groups.js)
     // clitics elided before a word with an apostrophe ("l'", "qu'"), as the segmenter reads them (segmenter.js)
     this.elisions = (data.elisions ?? []).map((c) => c.toLowerCase());
+    // a longer word of spaced input ran words together: ``auto`` restores its spaces (long_text.js runsTogether)
+    this.longestWord = Number(data.longest_word ?? 0);
     this.nClasses = 1 << this.features.length;
     this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);
     this.openingBits = this.opening.reduce((s, m) => s | this.bit(m), 0);

@@ -11,7 +11,7 @@ import { fetchBytes, fetchText } from "./fetch.js";
 import { keptFeatures, parse, render } from "./codec.js";
 import { CharEngine } from "./engine.js";
 import { camelForms } from "./hashtags.js";
-import { isLong, restoreLong } from "./long_text.js";
+import { isLong, restoreLong, runsTogether } from "./long_text.js";
 import { CharModel } from "./model.js";
 import { CAPS, LanguagePack, SPACE } from "./pack.js";
 import { ProperCase } from "./proper_case.js";
@@ -106,18 +106,19 @@ export class Restorer {
     let parsed = parse(text, this.pack);
     if (!parsed.base.length) return "";
     const space = this.pack.bit(SPACE);
-    if (fix && (spaces === "keep" || (spaces === "auto" && parsed.classes.some((c) => c & space)))) {
+    // the input's spaces are the words' (base.py keeps_spaces): keep, or auto on spaced text without run-together words
+    const keep = spaces === "keep" || (spaces === "auto" && parsed.classes.some((c) => c & space)
+      && !runsTogether(text, this.pack));
+    if (fix && keep) {
       text = fix.restore(text); // the words are the input's: the model reads "we'll see" as it learned to
       parsed = parse(text, this.pack);
     }
     if (isLong(text)) {
-      const keep = spaces === "keep" || (spaces === "auto" && parsed.classes.some((c) => c & space));
       const mixed = text !== text.toLowerCase() && text !== text.toUpperCase();
       return restoreLong(this, text, keep, this.pack.markBits | (mixed ? this.pack.bit(CAPS) : 0), each);
     }
     const kept = keptFeatures(text, parsed.classes, this.pack);
     const [given, frozen] = await this.protected(text, parsed.base, parsed.classes);
-    const keep = spaces === "keep" || (spaces === "auto" && given.some((c) => c & space));
     const classes = await this.engine.classes(parsed.base, given, kept, keep, true, frozen);
     return each(render(parsed.base, classes, this.pack));
   }
