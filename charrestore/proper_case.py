@@ -7,10 +7,10 @@ card. After the char engine decodes, each word of the output (its letters, betwe
 punctuation around them) that the list holds takes that form's capitals. A surname that is also a common word
 ("песков": sand's genitive, or Peskov) is listed as ``after-name``: it takes its capitals only straight after a
 given name or patronymic of the list (a ``name`` line, "Дмитрий Песков"), nothing between them but the space.
-It only adds capitals: the model's own ("Иван", a sentence's first letter) and the input's stay, but for a form in
-mixed case, whose letters after the first take its case ("YOuTube" -> "YouTube"), and whose first letter gives up
-the model's capital where the form has a small one before a capital ("Iphone" -> "iPhone"); a capital the input
-typed always stays. A word (or a part of one) that the list lacks and that the model wrote in mixed case ("миниСтр",
+It adds capitals: the model's own first letter ("Иван", a sentence's first letter) and the input's stay, but a listed
+word's letters after the first take its form's case ("DortMund" -> "Dortmund", "YOuTube" -> "YouTube"), and its
+first letter gives up the model's capital where the form has a small one before a capital ("Iphone" -> "iPhone");
+a capital the input typed always stays. A word (or a part of one) that the list lacks and that the model wrote in mixed case ("миниСтр",
 "ЛаВрецкий", "AEVal") is a guess the training text never taught: it becomes all capitals where most of its
 letters are ("AEVAL"), else keeps only its first letter's case ("министр"). The list holds the mixed forms that
 the training text does write ("AfD", "VinaPhone"), so the model's learned ones stay. A protected span (an address, a hashtag) keeps its case, as it does without the list. (The
@@ -104,9 +104,8 @@ class ProperCase:
     def apply(self, base: list[str], cls: np.ndarray, caps_bit: int, space_bit: int,
               typed: np.ndarray | None = None, words: bool = True) -> np.ndarray:
         """``cls`` with the CAPS bit added to the capitals of every listed word; a word is the letters between
-        the spaces that ``cls`` gives, without the graphemes other than letters at its two ends. A form in mixed
-        case also takes off the capitals it lacks (module docstring) where ``typed`` (the input's classes) has
-        none. Without ``words`` (unspaced input whose spaces stay as typed: its capitals start words that no space
+        the spaces that ``cls`` gives, without the graphemes other than letters at its two ends. A listed word also
+        gives up the capitals its form lacks (module docstring) where ``typed`` (the input's classes) has none. Without ``words`` (unspaced input whose spaces stay as typed: its capitals start words that no space
         shows) the model's mixed case stays in words the list lacks."""
         if not self._forms or not caps_bit or not len(base):
             return cls
@@ -129,9 +128,10 @@ class ProperCase:
                         unlisted_case(base, cls, a, b, caps_bit, typed)
                 elif caps and caps[-1] < b - a:
                     cls[[a + k for k in caps]] |= caps_bit
-                    if caps[-1] > 0 and len(caps) < b - a:  # mixed case: "YouTube", not "YOuTube"; "iPhone"
-                        small = [a + k for k in range(0 if caps[0] == 1 else 1, b - a) if k not in caps]
-                        cls[[i for i in small if typed is None or not typed[i] & caps_bit]] &= ~caps_bit
+                    # the form's small letters after the first: "Dortmund", not "DortMund"; "YouTube", not
+                    # "YOuTube"; and a small first letter before a capital: "iPhone"
+                    small = [a + k for k in range(0 if caps[0] == 1 else 1, b - a) if k not in caps]
+                    cls[[i for i in small if typed is None or not typed[i] & caps_bit]] &= ~caps_bit
         return cls
 
     def _parts(self, base: list[str], s: int, e: int) -> list[tuple[int, int, tuple[int, ...] | None]]:

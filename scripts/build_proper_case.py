@@ -18,7 +18,11 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
   letters, whose small-letter spelling the dictionary does not accept either (no inflected common word: "Abejas",
   "abre"), and which the pack's training text writes in small letters at most a tenth as often as with capitals
   inside a sentence (a name that is also a word there: "Lorraine", "Maria").
-- every pack (``--brands``, de and vi have only these): brands and names that English writes in mixed case, from the
+- de: German writes every noun with a capital, so a word that the Hunspell dictionary (Debian's hunspell-de-de)
+  accepts with its first letter a capital ("Wasser", "Richtungen", "München", any inflected form) and not in small
+  letters takes that capital, unless the training text writes it in small letters more than a tenth as often as
+  with capitals inside a sentence ("first" in "America first"; the dictionary knows "der First").
+- every pack (``--brands``, vi has only these): brands and names that English writes in mixed case, from the
   en token card's ``mixed`` spellings ("iPhone", "YouTube", "GmbH"; a small first letter and then a capital, or two
   capitals each with small letters after the first; four letters or more), which the language's frequent words
   hold, its Hunspell dictionary does not accept in small letters, and its training text writes in small letters at
@@ -29,7 +33,8 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
 
 - every pack: the words that its char model's training text writes in mixed case ("AfD", "BAföG", "VinaPhone",
   "XIXe"), often and nearly always so, unless they are two words a typist ran together ("delEstado"). The model
-  learned these spellings; the runtime lowers the mixed case of a word the list lacks ("миниСтр").
+  learned these spellings; the runtime lowers the mixed case of a word the list lacks ("миниСтр"). Such a spelling
+  replaces another route's form of the word ("BAföG", not hunspell-de-de's "Bafög").
 
     pip install wordfreq pymorphy3 pymorphy3-dicts-ru spylls
     python scripts/build_proper_case.py --lang ru es fr de vi
@@ -205,6 +210,26 @@ def hunspell_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict
     return forms, seen
 
 
+def noun_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict]:
+    """The de route (module docstring): the frequent words the dictionary accepts only with a capital first letter,
+    most frequent first, and what was counted."""
+    dictionary = hunspell(lang, work)
+    small, capital = training_case(lang)
+    seen = {"capital_only": 0}
+    forms = []
+    for word in frequent(lang, n_words):
+        if not word.isalpha() or len(word) < 2:
+            continue
+        form = word[0].upper() + word[1:]
+        if form == word or dictionary.lookup(word) or not dictionary.lookup(form):
+            continue
+        seen["capital_only"] += 1
+        if small[word] <= 0.1 * capital[word]:
+            forms.append(form)
+    seen["kept"] = len(forms)
+    return forms, seen
+
+
 def frequent(lang: str, n_words: int) -> list[str]:
     """wordfreq's most frequent words of ``lang`` (its large list, else its best)."""
     import wordfreq
@@ -283,10 +308,19 @@ def main() -> None:
                          "times as often as with capitals inside a sentence")
             sources.append({"what": f"Debian's {HUNSPELL[lang][0]} (Hunspell dictionary, read with spylls "
                                     f"{version('spylls')})", "license": "MPL-2.0"})
+        elif lang == "de":
+            forms, seen = noun_forms(lang, args.words, args.work)
+            rules.append("a word of the list that the Hunspell dictionary accepts with a capital first letter and "
+                         "not in small letters (German nouns and names), written in small letters in the training "
+                         "text at most 0.1 times as often as with capitals inside a sentence, takes that capital")
+            sources.append({"what": f"Debian's {HUNSPELL[lang][0]} (Hunspell dictionary, read with spylls "
+                                    f"{version('spylls')})", "license": "GPL-2.0 or GPL-3.0 (igerman98)"})
         brands, counted = brand_forms(lang, args.words, args.work, forms)
         forms, seen = forms + brands, {**seen, **counted}
-        learned, counted = mixed_forms(lang, forms, args.mixed_least, args.mixed_share, args.merged)
-        forms, seen = forms + learned, {**seen, **counted}
+        # the training text's own mixed spellings win over the other routes' ("BAföG", not the dictionary's "Bafög")
+        learned, counted = mixed_forms(lang, [], args.mixed_least, args.mixed_share, args.merged)
+        own = {form.lower() for form in learned}
+        forms, seen = [f for f in forms if f.split("\t")[0].lower() not in own] + learned, {**seen, **counted}
         rules.append(f"a word that the training text writes in mixed case at least {args.mixed_least} times, and in "
                      f"at least {args.mixed_share} of the times it writes the word, takes that spelling, unless its "
                      f"parts at each change from a small letter to a capital are all words of two letters or more "

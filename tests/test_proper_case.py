@@ -90,6 +90,22 @@ def test_a_word_the_list_lacks_loses_the_models_mixed_case_but_not_the_typed_one
         assert "".join(g.upper() if c & CAPS else g for g, c in zip(base, out)) == want
 
 
+def test_a_listed_word_takes_its_forms_small_letters_but_keeps_the_typed_capitals():
+    """"DortMund" (the model's capital inside a word the list holds as "Dortmund") becomes "Dortmund"; an all-caps
+    guess of a plain form likewise; a capital the input typed stays, and so does the model's first capital."""
+    proper = ProperCase(["Dortmund", "iPhone", "NATO"])
+    for word, caps, typed, want in [("dortmund", [0, 4], [], "Dortmund"), ("dortmund", [4], [], "Dortmund"),
+                                    ("dortmund", list(range(8)), [], "Dortmund"), ("dortmund", [0, 4], [4], "DortMund"),
+                                    ("iphone", [0, 1], [], "iPhone"), ("nato", [1], [], "NATO")]:
+        base = list(word)
+        cls = np.zeros(len(base), np.int64)
+        cls[caps] = CAPS
+        typed_cls = np.zeros(len(base), np.int64)
+        typed_cls[typed] = CAPS
+        out = proper.apply(base, cls, CAPS, SPACE, typed_cls)
+        assert "".join(g.upper() if c & CAPS else g for g, c in zip(base, out)) == want
+
+
 def test_whole_words_only_and_the_punctuation_around_them():
     words = ["nasa", "nasas", "(paris),", "mcdonald", "путина"]
     base = [g for w in words for g in w]

@@ -45,8 +45,8 @@ export class ProperCase {
   }
 
   /** ``cls`` with the CAPS bit added to the capitals of every listed word: the letters between the spaces that
-   * ``cls`` gives, without the graphemes other than letters at the word's two ends. A form in mixed case also takes
-   * off the capitals it lacks ("YOuTube", "Iphone"; proper_case.py) where ``typed`` (the input's classes) has none.
+   * ``cls`` gives, without the graphemes other than letters at the word's two ends. A listed word also gives up
+   * the capitals its form lacks ("DortMund", "YOuTube", "Iphone"; proper_case.py) where ``typed`` has none.
    * Without ``words`` (unspaced input kept unspaced) the model's mixed case stays in words the list lacks. */
   apply(base, cls, caps, space, typed = null, words = true) {
     if (!this.forms.size || !caps || !base.length) return cls;
@@ -73,10 +73,10 @@ export class ProperCase {
         }
         else if (positions.length && positions[positions.length - 1] < b - a) {
           positions.forEach((k) => (cls[a + k] |= caps));
-          if (positions[positions.length - 1] > 0 && positions.length < b - a) { // mixed: "YouTube", "iPhone"
-            for (let k = positions[0] === 1 ? 0 : 1; k < b - a; k++) {
-              if (!positions.includes(k) && !(typed && typed[a + k] & caps)) cls[a + k] &= ~caps;
-            }
+          // the form's small letters after the first ("Dortmund", not "DortMund"; "YouTube"), and a small first
+          // letter before a capital ("iPhone")
+          for (let k = positions[0] === 1 ? 0 : 1; k < b - a; k++) {
+            if (!positions.includes(k) && !(typed && typed[a + k] & caps)) cls[a + k] &= ~caps;
           }
         }
       }
