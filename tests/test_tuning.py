@@ -416,6 +416,49 @@ def test_soft_nb_spaces_span_own_and_enforced(data_root):
     assert math.isinf(engine.settings.nb_space)  # the fixture card has none: enforced
 
 
+def test_soft_nb_spaces_take_the_strongest_evidence_within_the_tolerance(data_root):
+    """Of the pairs within ``tolerance`` ALL of the best, the largest nb_space + nb_join: NB's counts hold the modern
+    words that the model's own register lacks."""
+    from charrestore.tuning.char import merged_logits, tune_nb_soft
+    from charrestore.tuning.dev import unspaced_docs
+
+    engine = CharEngine.load(EN, data_root / "models", EngineOptions(segmenter="nb"))
+    refs = [" ".join(WORDS[p:] + WORDS[:p]) + "." for p in range(6)]
+    ref_cls, encoded = unspaced_docs(refs, EN, engine)
+    docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
+    logits = merged_logits(engine, docs)
+    grid = [0.0, 1.0, 1e4]
+    exact, _, trials = tune_nb_soft(engine, docs, ref_cls, logits, {}, grid, grid, -1.0)
+    loose, _, _ = tune_nb_soft(engine, docs, ref_cls, logits, {}, grid, grid, -1.0, tolerance=1.0)
+    best = max(t["ALL"] for t in trials)
+    top = [t for t in trials if t["ALL"] == best]
+    assert (exact["nb_space"], exact["nb_join"]) in {(t["nb_space"], t["nb_join"]) for t in top}
+    assert exact["nb_space"] + exact["nb_join"] == max(t["nb_space"] + t["nb_join"] for t in top)
+    assert loose == {"nb_space": 1e4, "nb_join": 1e4}  # every pair is within 1.0 of the best
+
+
+def test_tune_char_nb_only_writes_the_nb_pair_and_nothing_else(data_root, tmp_path):
+    """``tune char --nb-only``: the soft NB pair under the card's other decoding; a card without NB spaces is a
+    one-line error."""
+    path = data_root / "models" / "en" / "char.json"
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join([" ".join(WORDS[k:] + WORDS[:k]) + "." for k in range(8)]) + "\n", encoding="utf-8")
+    env = {**os.environ, "CHARRESTORE_DATA": str(data_root)}
+    res = subprocess.run([sys.executable, "-m", "charrestore", "tune", "char", "--lang", "en", "--dev", str(dev),
+                          "--nb-only", "--models-dir", str(data_root / "models")], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert res.returncode != 0 and len(res.stderr.strip().splitlines()) == 1 and "nb_spaces" in res.stderr
+    path.write_text(json.dumps({**card(data_root, "char"), "nb_spaces": True}), encoding="utf-8")
+    before = card(data_root, "char")
+    chosen = tune(data_root, "char", "--lang", "en", "--dev", str(dev), "--nb-only", "--nb-spaces", "1", "1e4",
+                  "--nb-joins", "1", "1e4", "--write-card")
+    after = card(data_root, "char")
+    assert len(after["tuning"]["nb_soft_grid"]) == 4 and {k: after[k] for k in chosen} == chosen
+    assert "nb_soft_command" in after["tuning"]
+    assert {k: v for k, v in after.items() if k not in ("nb_space", "nb_join", "tuning")} == \
+        {k: v for k, v in before.items() if k not in ("nb_space", "nb_join", "tuning")}
+
+
 def test_the_tuned_spacing_correction_is_taken_even_where_the_cards_decoding_stays(data_root, tmp_path):
     # As above, the card's "." +12 beats a retune that cannot reach it and stays; its given_space and given_join act
     # on spaced input only, which that judgement never sees, so the tuned ones replace them.

@@ -152,10 +152,13 @@ def nb_soft_states(docs) -> list[np.ndarray]:
     return [np.where(e == HAS_SPACE, NB_SPACE, NB_JOIN).astype(np.int32) for _, _, e in docs]
 
 
-def tune_nb_soft(engine, docs, ref_cls, logits, bias, spaces, joins, to_beat) -> tuple[dict | None, list, list]:
+def tune_nb_soft(engine, docs, ref_cls, logits, bias, spaces, joins, to_beat,
+                 tolerance: float = 0.0) -> tuple[dict | None, list, list]:
     """Whether the NB segmenter's spaces (``enforce`` of ``docs``) do better as evidence the model may overrule:
-    a bonus ``nb_space`` of a space where NB cuts, a cost ``nb_join`` where it joins. The best pair by ALL F (on a
-    tie the larger values, nearer to enforced) if it beats ``to_beat``, else None; the soft states; the grid."""
+    a bonus ``nb_space`` of a space where NB cuts, a cost ``nb_join`` where it joins. Of the pairs whose ALL F is
+    within ``tolerance`` of the best, the strongest evidence (the largest sum, then ``nb_join``): the dev text is
+    the model's own register, where it may overrule NB most safely, while NB's counts also hold wordfreq's modern
+    words, which news and other text bring. That pair if it beats ``to_beat``, else None; the soft states; the grid."""
     states = nb_soft_states(docs)
     trials = []
     for v in spaces:
@@ -164,7 +167,9 @@ def tune_nb_soft(engine, docs, ref_cls, logits, bias, spaces, joins, to_beat) ->
             trials.append({"nb_space": v, "nb_join": j,
                            **feature_scores(engine.pack, ref_cls, decode(trial, docs, logits, bias, states=states))})
             print(trials[-1], flush=True)
-    best = max(trials, key=lambda t: (t["ALL"], t["nb_space"], t["nb_join"]), default=None)
+    top = max((t["ALL"] for t in trials), default=None)
+    near = [t for t in trials if t["ALL"] >= top - tolerance]
+    best = max(near, key=lambda t: (t["nb_space"] + t["nb_join"], t["nb_join"], t["ALL"]), default=None)
     chosen = {"nb_space": best["nb_space"], "nb_join": best["nb_join"]} if best and best["ALL"] > to_beat else None
     return chosen, states, trials
 
@@ -254,7 +259,7 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
         if nb_scores["ALL"] > final["ALL"]:
             spaces, bias = [enforce for _, _, enforce in docs], {**nb_bias, "SPACE": bias["SPACE"]}
         soft, soft_states, soft_grid = tune_nb_soft(engine, docs, ref_cls, logits, bias, *nb_soft,
-                                                    max(final["ALL"], nb_scores["ALL"]))
+                                                    max(final["ALL"], nb_scores["ALL"]), tolerance)
         if soft:
             spaces, engine = soft_states, engine.configured(**soft)
     nb_spaces = spaces is not None
@@ -301,12 +306,16 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
                        "keep_objective": "mean F of the features + 0.5 ALL, on the odd documents",
                        "min_support": min_support, "biases_fitted": fitted, "features_judged": judged,
                        "scores_after": final, "scores_after_nb_spaces": nb_scores,
-                       "nb_soft_grid": soft_grid, "nb_soft_objective": "ALL (chosen if it beats own and enforced)",
+                       "nb_soft_grid": soft_grid, "nb_soft_objective": NB_SOFT_OBJECTIVE.format(tolerance),
                        "capital_after_mark_grid": penalty_grid, "capital_after_mark_objective": "ALL",
                        "pair_bonus_grid": pair_grid,
                        "pair_bonus_objective": "mean F of the paired marks + 0.5 ALL",
                        "given_spaces_grid": given_grid, "given_spaces_damage": {"drop": damage[0], "add": damage[1]},
                        "given_spaces_objective": "the mean SPACE F on the damaged and on the intact spaced documents"}}
+
+
+NB_SOFT_OBJECTIVE = ("ALL; of the pairs within {} of the best, the largest nb_space + nb_join (chosen if it beats "
+                     "own and enforced)")
 
 
 def add_arguments(p) -> None:
@@ -337,6 +346,8 @@ def add_arguments(p) -> None:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--given-only", action="store_true",
                    help="tune only given_space and given_join (spacing correction) under the card's decoding")
+    p.add_argument("--nb-only", action="store_true",
+                   help="tune only nb_space and nb_join (NB's spaces as evidence) under the card's other decoding")
 
 
 def run(args, command: str) -> dict:
@@ -347,6 +358,8 @@ def run(args, command: str) -> dict:
     refs = load_dev(args.dev, pack, args.holdout, args.max_docs)
     if args.given_only:
         return run_given(args, engine, refs, command)
+    if args.nb_only:
+        return run_nb(args, engine, refs, command)
     tuned = tune(engine, refs, args.windows, args.overlaps, args.biases, args.tolerance, args.penalties,
                  (args.given_spaces, args.given_joins), args.damage, args.pair_bonuses, (args.nb_spaces, args.nb_joins),
                  args.min_support)
@@ -356,6 +369,28 @@ def run(args, command: str) -> dict:
         update_card(card_path(args.lang, pack.models["char"], models), tuned, args.lang)
     print(json.dumps({k: v for k, v in tuned.items() if k != "tuning"}, ensure_ascii=False))
     return tuned
+
+
+def run_nb(args, engine: CharEngine, refs: list[str], command: str) -> dict:
+    """``--nb-only``: ``nb_space`` and ``nb_join`` (``tune_nb_soft``) under the card's other decoding, for a card that
+    takes NB's spaces, on the even dev documents; to beat, NB's spaces enforced. The card's other keys stay."""
+    if engine.segmenter is None or not engine.card.get("nb_spaces"):
+        raise ValueError(f"{args.lang}: the char card takes no NB spaces (nb_spaces); nothing to tune")
+    engine = engine.configured(nb_space=math.inf, nb_join=math.inf)  # NB's cuts enforced: the soft ones follow
+    ref_cls, encoded = unspaced_docs(refs[0::2], engine.pack, engine)
+    docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
+    logits, bias = merged_logits(engine, docs), engine.settings.bias
+    enforced = feature_scores(engine.pack, ref_cls, decode(engine, docs, logits, bias, nb=True))["ALL"]
+    soft, _, grid = tune_nb_soft(engine, docs, ref_cls, logits, bias, args.nb_spaces, args.nb_joins, enforced,
+                                 args.tolerance)
+    keys = soft or {"nb_space": None, "nb_join": None}
+    if args.write_card:
+        path = card_path(args.lang, engine.pack.models["char"], Path(args.models_dir) if args.models_dir else None)
+        tuning = {**engine.card.get("tuning", {}), "nb_soft_grid": grid, "nb_soft_command": command,
+                  "nb_soft_objective": NB_SOFT_OBJECTIVE.format(args.tolerance)}
+        update_card(path, {**keys, "tuning": tuning}, args.lang)
+    print(json.dumps(keys))
+    return keys
 
 
 def run_given(args, engine: CharEngine, refs: list[str], command: str) -> dict:
