@@ -193,9 +193,8 @@ def hunspell_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict
     """The cased forms of the es/fr route (module docstring), most frequent first, and what was counted."""
     dictionary = hunspell(lang, work)
     cased = cased_stems(dictionary)
-    small, capital = training_case(lang)
     seen = {"cased_stems": len(cased), "frequent": 0, "not_a_small_word": 0}
-    forms = []
+    candidates = []
     for word in frequent(lang, n_words):
         form = cased.get(word)
         if form is None:
@@ -204,30 +203,27 @@ def hunspell_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict
         if not form.isupper() and dictionary.lookup(word):
             continue
         seen["not_a_small_word"] += 1
-        if small[word] <= 0.1 * capital[word]:
-            forms.append(form)
-    seen["kept"] = len(forms)
-    return forms, seen
+        candidates.append(form)
+    forms = rarely_small(lang, candidates)
+    return forms, {**seen, "kept": len(forms)}
 
 
 def noun_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict]:
     """The de route (module docstring): the frequent words the dictionary accepts only with a capital first letter,
     most frequent first, and what was counted."""
     dictionary = hunspell(lang, work)
+    candidates = [form for word in frequent(lang, n_words) if word.isalpha() and len(word) > 1
+                  and (form := word[0].upper() + word[1:]) != word and not dictionary.lookup(word)
+                  and dictionary.lookup(form)]
+    forms = rarely_small(lang, candidates)
+    return forms, {"capital_only": len(candidates), "kept": len(forms)}
+
+
+def rarely_small(lang: str, forms: list[str]) -> list[str]:
+    """The forms whose word the training text writes in small letters at most a tenth as often as with capitals
+    inside a sentence (a name that is also a common word there, "Lorraine", "first", is left out)."""
     small, capital = training_case(lang)
-    seen = {"capital_only": 0}
-    forms = []
-    for word in frequent(lang, n_words):
-        if not word.isalpha() or len(word) < 2:
-            continue
-        form = word[0].upper() + word[1:]
-        if form == word or dictionary.lookup(word) or not dictionary.lookup(form):
-            continue
-        seen["capital_only"] += 1
-        if small[word] <= 0.1 * capital[word]:
-            forms.append(form)
-    seen["kept"] = len(forms)
-    return forms, seen
+    return [form for form in forms if small[form.lower()] <= 0.1 * capital[form.lower()]]
 
 
 def frequent(lang: str, n_words: int) -> list[str]:
@@ -272,6 +268,16 @@ def brand_forms(lang: str, n_words: int, work: Path, taken: list[str]) -> tuple[
     return forms, seen
 
 
+STEMS_RULE = ("a word of the list that the Hunspell dictionary has only as a stem with capitals and does not accept in "
+              "small letters, written in small letters in the training text at most 0.1 times as often as with "
+              "capitals inside a sentence")
+NOUNS_RULE = ("a word of the list that the Hunspell dictionary accepts with a capital first letter and not in small "
+              "letters (German nouns and names), written in small letters in the training text at most 0.1 times as "
+              "often as with capitals inside a sentence, takes that capital")
+DICTIONARY_ROUTES = {"es": (hunspell_forms, STEMS_RULE, "MPL-2.0"), "fr": (hunspell_forms, STEMS_RULE, "MPL-2.0"),
+                     "de": (noun_forms, NOUNS_RULE, "GPL-2.0 or GPL-3.0 (igerman98)")}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--lang", nargs="+", choices=["ru", "es", "fr", "de", "vi"], default=["ru"])
@@ -301,20 +307,12 @@ def main() -> None:
             sources.append({"what": f"pymorphy3 {version('pymorphy3')} with pymorphy3-dicts-ru "
                                     f"{version('pymorphy3-dicts-ru')}: the OpenCorpora dictionary's analyses",
                             "license": "CC BY-SA 3.0 (OpenCorpora data)"})
-        elif lang in ("es", "fr"):
-            forms, seen = hunspell_forms(lang, args.words, args.work)
-            rules.append("a word of the list that the Hunspell dictionary has only as a stem with capitals and does "
-                         "not accept in small letters, written in small letters in the training text at most 0.1 "
-                         "times as often as with capitals inside a sentence")
+        elif lang in DICTIONARY_ROUTES:
+            route, rule, licence = DICTIONARY_ROUTES[lang]
+            forms, seen = route(lang, args.words, args.work)
+            rules.append(rule)
             sources.append({"what": f"Debian's {HUNSPELL[lang][0]} (Hunspell dictionary, read with spylls "
-                                    f"{version('spylls')})", "license": "MPL-2.0"})
-        elif lang == "de":
-            forms, seen = noun_forms(lang, args.words, args.work)
-            rules.append("a word of the list that the Hunspell dictionary accepts with a capital first letter and "
-                         "not in small letters (German nouns and names), written in small letters in the training "
-                         "text at most 0.1 times as often as with capitals inside a sentence, takes that capital")
-            sources.append({"what": f"Debian's {HUNSPELL[lang][0]} (Hunspell dictionary, read with spylls "
-                                    f"{version('spylls')})", "license": "GPL-2.0 or GPL-3.0 (igerman98)"})
+                                    f"{version('spylls')})", "license": licence})
         brands, counted = brand_forms(lang, args.words, args.work, forms)
         forms, seen = forms + brands, {**seen, **counted}
         # the training text's own mixed spellings win over the other routes' ("BAföG", not the dictionary's "Bafög")

@@ -73,6 +73,15 @@ def test_a_word_the_list_lacks_is_never_left_in_the_models_mixed_case(pairs):
             assert all(caps) or not any(caps[1:]), (base[a:b], caps)
 
 
+def applied(proper: ProperCase, word: str, caps: list[int], typed: list[int]) -> str:
+    """``word`` as ``proper`` writes it after the model put capitals at ``caps`` and the input typed ``typed``."""
+    base = list(word)
+    cls, typed_cls = np.zeros(len(base), np.int64), np.zeros(len(base), np.int64)
+    cls[caps], typed_cls[typed] = CAPS, CAPS
+    out = proper.apply(base, cls, CAPS, SPACE, typed_cls)
+    return "".join(g.upper() if c & CAPS else g for g, c in zip(base, out))
+
+
 def test_a_word_the_list_lacks_loses_the_models_mixed_case_but_not_the_typed_one():
     """Mostly capitals: all capitals ("AEVal" -> "AEVAL"); else only the first letter's case stays ("миниСтр");
     a listed form, the parts of a compound and a typed capital stay as they are."""
@@ -81,13 +90,7 @@ def test_a_word_the_list_lacks_loses_the_models_mixed_case_but_not_the_typed_one
                                     ("министр", [4], [4], "миниСтр"), ("жан-поль", [0, 4], [], "Жан-Поль"),
                                     ("mcdonald", [0, 1], [], "McDonald"), ("usa", [0, 1, 2], [], "USA"),
                                     ("usd/tonne", [0, 1, 2, 4], [], "USD/Tonne"), ("h.thach", [0, 2, 4], [], "H.Thach")]:
-        base = list(word)
-        cls = np.zeros(len(base), np.int64)
-        cls[caps] = CAPS
-        typed_cls = np.zeros(len(base), np.int64)
-        typed_cls[typed] = CAPS
-        out = PROPER.apply(base, cls, CAPS, SPACE, typed_cls)
-        assert "".join(g.upper() if c & CAPS else g for g, c in zip(base, out)) == want
+        assert applied(PROPER, word, caps, typed) == want
 
 
 def test_a_listed_word_takes_its_forms_small_letters_but_keeps_the_typed_capitals():
@@ -97,13 +100,7 @@ def test_a_listed_word_takes_its_forms_small_letters_but_keeps_the_typed_capital
     for word, caps, typed, want in [("dortmund", [0, 4], [], "Dortmund"), ("dortmund", [4], [], "Dortmund"),
                                     ("dortmund", list(range(8)), [], "Dortmund"), ("dortmund", [0, 4], [4], "DortMund"),
                                     ("iphone", [0, 1], [], "iPhone"), ("nato", [1], [], "NATO")]:
-        base = list(word)
-        cls = np.zeros(len(base), np.int64)
-        cls[caps] = CAPS
-        typed_cls = np.zeros(len(base), np.int64)
-        typed_cls[typed] = CAPS
-        out = proper.apply(base, cls, CAPS, SPACE, typed_cls)
-        assert "".join(g.upper() if c & CAPS else g for g, c in zip(base, out)) == want
+        assert applied(proper, word, caps, typed) == want
 
 
 def test_whole_words_only_and_the_punctuation_around_them():
