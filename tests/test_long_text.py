@@ -136,3 +136,9 @@ def test_the_cli_joins_several_run_together_arguments_and_restores_their_spaces(
     out = subprocess.run([sys.executable, "-m", "charrestore", "fix", "willaichangeourfuture",
                           "whereareyougoingtonight"], capture_output=True, text=True, check=True).stdout
     assert out == "Will AI change our future? Where are you going tonight?\n"
+
+
+def test_a_ten_megabyte_word_is_read_as_run_together_without_a_regex_blowing_up():
+    """The search keeps no state per letter: a 10 MB word after a space, and 10 MB of words with digits."""
+    assert long_text.runs_together("x " + "abcdefghij" * 1_000_000, PACKS["en"])
+    assert not long_text.runs_together("a " + "abcdefghijklmnopqrstu1 " * 400_000, PACKS["en"])

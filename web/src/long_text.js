@@ -18,23 +18,29 @@ const MARK = /^\p{M}/u;
 export const isLong = (text) => text.length > PIECE + 2 * CONTEXT;
 
 /** Does ``text`` hold a word (letters between white space, punctuation at its edges aside) of the pack's scripts
- * longer than its ``longestWord``: words typed without their spaces? (long_text.py ``runs_together``) */
+ * longer than its ``longestWord``: words typed without their spaces? Each word is looked at once
+ * (long_text.py ``runs_together``). */
 export function runsTogether(text, pack) {
   if (!pack.longestWord) return false;
-  const letter = pack.scripts.length ? `[${pack.scripts.map((s) => `\\p{Script=${s}}`).join("")}]` : "\\p{L}";
-  const inner = `(?:(?=\\p{L})${letter}|\\p{M})`;
-  const letters = new RegExp(`(?:\\p{L}\\p{M}*){${pack.longestWord + 1},}`, "gu");
-  const word = new RegExp(`^(?:(?![#@/\\\\])[\\p{Ps}\\p{Pi}\\p{Po}])*${inner}+(?:['’-]${inner}+)*` +
-    "[\\p{Pe}\\p{Pf}\\p{Po}]*$", "u");
-  for (const m of text.matchAll(letters)) {
+  const letters = pack.scripts.map((s) => `\\p{Script=${s}}`).join("");
+  const longRun = new RegExp(`(?:\\p{L}\\p{M}*){${pack.longestWord + 1}}`, "gu");
+  const other = new RegExp(`[^\\p{L}\\p{M}'’-]${letters ? `|(?=\\p{L})[^${letters}]` : ""}`, "u");
+  let m;
+  while ((m = longRun.exec(text)) !== null) {
     let start = m.index;
     let end = m.index + m[0].length;
     while (start && !isSpace(text[start - 1])) start--;
     while (end < text.length && !isSpace(text[end])) end++;
-    if (word.test(text.slice(start, end))) return true;
+    while (start < end && OPENER.test(text[start]) && !"#@/\\".includes(text[start])) start++;
+    while (end > start && CLOSER.test(text[end - 1])) end--;
+    if (!other.test(text.slice(start, end))) return true;
+    longRun.lastIndex = Math.max(end, m.index + m[0].length);
   }
   return false;
 }
+
+const OPENER = /[\p{Ps}\p{Pi}\p{Po}]/u;
+const CLOSER = /[\p{Pe}\p{Pf}\p{Po}]/u;
 
 /** Whether a piece may start at ``i``: a grapheme boundary before a character that parses as a base grapheme on
  * its own (no white space, mark, invalid byte, or character that would fuse with what precedes it). */
