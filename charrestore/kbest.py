@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from .segmenter import _NO_PAIRS, START, Segmenter
+from .segmenter import Segmenter
+from .viterbi import NO_PAIRS, START
 
 MAX_CHARS = 200
 TIE = 1e-6  # log10 scores closer than this are a tie: the k-best and the Viterbi may sum them in another order
@@ -91,7 +92,7 @@ def _paths(seg: Segmenter, s: str, kind: bytearray, bonus: list[float], k: int) 
             seen[i] = lp
             found = []
             for prev, entries in here.items():
-                pairs = cache.get(prev) if prev else _NO_PAIRS
+                pairs = cache.get(prev) if prev else NO_PAIRS
                 pair = (context(prev) if pairs is None else pairs).get(w)
                 step = lp if pair is None else pair
                 found += [(e[0] + step, i, prev, r) for r, e in enumerate(entries)]

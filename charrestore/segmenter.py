@@ -18,9 +18,7 @@ True
 from __future__ import annotations
 
 import math
-from array import array
 from bisect import bisect_right
-from collections import deque
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple, Sequence
@@ -28,14 +26,14 @@ from typing import NamedTuple, Sequence
 import numpy as np
 import regex
 
-from . import codec_fast, fast_viterbi
+from . import codec_fast, fast_viterbi, viterbi
 from .cards import ModelError, load_card
 from .clusters import inside_graphemes
 from .counts import reach_of
 from .counts import read as read_counts
 from .packs import PackError, load_pack
+from .viterbi import START
 
-START = "<s>"  # the context of the first word of a text, and after punctuation
 _W = r"[\p{L}\p{N}\p{M}\u200c\u200d]"
 # A run of word characters; an apostrophe or hyphen inside a word is part of it ("don't", "well-known").
 _WORD_RUN = regex.compile(rf"{_W}+(?:['’-]{_W}+)*")
@@ -53,7 +51,6 @@ _LATTICE_RUN = regex.compile(rf"{_W}+(?:['’]{_W}+)*")
 _HYPHENS = ("-", "\u2010")
 HARD = math.inf
 BLOCK, MARGIN = 100_000, 1_000  # characters decoded at once; a block's last MARGIN characters are decoded again
-_NO_PAIRS: dict[str, float] = {}
 PARAMS = ("L", "smoothing", "camel", "digits", "caps", "given_space", "given_join")
 
 
@@ -308,91 +305,8 @@ class Segmenter:
         return Lattice("".join(pieces), kind, bonus, s_starts, offsets, frozenset(silent))
 
     def _viterbi(self, s: str, kind: bytearray, bonus: list[float]) -> list[int]:
-        """Word boundaries (indices into ``s``) of the best segmentation.
-
-        States are (end position, last word). A seen word ending at ``j`` is looked up only as far back
-        as the longest seen word with the same last three letters; an unseen word has no bigrams, so the
-        best one ending at ``j`` comes from a sliding-window maximum (a deque) in O(1). Only the last
-        ``L`` positions are kept live; back pointers go into flat arrays. (A seen word may also be scored
-        as unseen, if that is higher: only for very rare short words.)
-        """
-        uni, unk0, unk1, L = self._uni, self._unk0, self._unk1, self.L
-        cache, context = self._contexts, self._context
-        reach = self._reach()
-        n = len(s)
-        # the states at a position: last word -> (score, state id, the pairs that follow that word)
-        start = {START: (0.0, -1, context(START))}
-        back_len = array("l")   # state id -> length of its word
-        back_prev = array("l")  # state id -> id of the state before it (-1: start)
-        live: list = [None] * (n + 1)  # position -> (states, best score, best state id), or None
-        live[0] = (start, 0.0, -1)
-        window = deque([(0.0, 0)])  # (best score + unk1 * position, position), scores decreasing
-        floor = 0  # the last forced boundary: no word crosses it
-        last_open = 0  # the last position holding states
-        for j in range(1, n + 1):
-            if not kind[j]:
-                continue
-            lo = max(floor, j - L)
-            while window and window[0][1] < lo:
-                window.popleft()
-            if window:
-                v, i = window[0]
-                unk_best, unk_from, unk_len = v + unk0 - unk1 * j, live[i][2], j - i
-            else:  # a grapheme or digit run longer than L is one word
-                i = last_open
-                unk_best, unk_from, unk_len = live[i][1] + unk0 - unk1 * (j - i), live[i][2], j - i
-            new: dict[str, tuple[float, int, dict]] = {}
-            extra = bonus[j]
-            top, top_id = -math.inf, -1
-            for i in range(j - 1, max(lo, j - reach.get(s[j - 3:j], 2)) - 1, -1):
-                entry = live[i]
-                if entry is None:
-                    continue
-                w = s[i:j]
-                lp = uni.get(w)
-                if lp is None:
-                    continue
-                best, best_from = -math.inf, -1
-                for psc, pid, pairs in entry[0].values():
-                    pair = pairs.get(w)
-                    sc = psc + (lp if pair is None else pair)
-                    if sc > best:
-                        best, best_from = sc, pid
-                back_len.append(j - i)
-                back_prev.append(best_from)
-                pairs = cache.get(w)
-                new[w] = (best + extra, len(back_len) - 1, context(w) if pairs is None else pairs)
-                if best > top:
-                    top, top_id = best, len(back_len) - 1
-            back_len.append(unk_len)
-            back_prev.append(unk_from)
-            new[""] = (unk_best + extra, len(back_len) - 1, _NO_PAIRS)
-            if unk_best >= top:
-                top, top_id = unk_best, len(back_len) - 1
-            top += extra
-            if kind[j] == 4:
-                new = {START: (top, top_id, start[START][2])}
-            live[j] = (new, top, top_id)
-            last_open = j
-            if kind[j] >= 2:
-                floor = j
-                window.clear()
-            value = top + unk1 * j
-            while window and window[-1][0] <= value:
-                window.pop()
-            window.append((value, j))
-            if j > L and j - L - 1 != last_open:
-                live[j - L - 1] = None
-        sid = live[n][2]
-        ends = []
-        pos = n
-        while sid != -1:
-            pos -= back_len[sid]
-            if pos > 0:
-                ends.append(pos)
-            sid = back_prev[sid]
-        ends.reverse()
-        return ends
+        """Word boundaries (indices into ``s``) of the best segmentation, by the Python loop (viterbi.py)."""
+        return viterbi.decode(self, s, kind, bonus)
 
     def _reach(self) -> dict[str, int]:
         """Last three letters -> length of the longest seen word ending in them (from the counts file, or built

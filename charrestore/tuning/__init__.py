@@ -2,6 +2,7 @@
 
 - :mod:`.dev`: the dev-set readers (paragraphs, talks, sentences, hashtags, de-spaced text, model-style inputs);
 - :mod:`.char`: char model windows, cut, per-feature biases, NB spaces, the capital-after-mark penalty;
+- :mod:`.char_decode`: dev documents decoded as the runtime decodes them, and their scores;
 - :mod:`.token`: token model windows, overlap and cut, then punctuation and casing logit offsets;
 - :mod:`.nb`: the NB segmenter's boundary evidence and L × λ, over count variants;
 - :mod:`.rerank`: the weights of the NB k-best reranker (learned on train hashtags), k and L2 on dev;

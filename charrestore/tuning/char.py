@@ -28,68 +28,12 @@ from pathlib import Path
 import numpy as np
 
 from ..engines.base import EngineOptions
-from ..engines.char_e2e import DECODING_KEYS, CharEngine, agreed, class_bias
-from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, UNKNOWN
+from ..engines.char_e2e import DECODING_KEYS, CharEngine, agreed
+from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE
 from ..packs import load_pack
+from .char_decode import decode, feature_scores, merged_logits, objective, supported
 from .dev import load_dev, unspaced_docs
 from .record import card_path, update_card
-
-
-def feature_scores(pack, refs, preds) -> dict:
-    """Char-level F per feature and micro ALL over concatenated class arrays."""
-    ref, hyp = np.concatenate(refs), np.concatenate(preds)
-    out, tot = {}, np.zeros(3)
-    for f in pack.features:
-        b = pack.bit(f)
-        r, h = (ref & b) != 0, (hyp & b) != 0
-        counts = np.array([np.sum(r & h), np.sum(h & ~r), np.sum(r & ~h)], float)
-        tot += counts
-        out[f] = _f1(counts)
-    out["ALL"] = _f1(tot)
-    return out
-
-
-def objective(scores: dict, features) -> float:
-    """The tuner's objective over ``features``: their mean F plus half of ALL (for one feature's bias, the paired
-    marks' bonus, or the whole decoding that the card keeps or not)."""
-    return (sum(scores[f] for f in features) / len(features) if features else 0.0) + 0.5 * scores["ALL"]
-
-
-def supported(pack, refs, min_support: int) -> list[str]:
-    """The features with at least ``min_support`` marks in the reference class arrays ``refs``: a rarer one's F
-    is too noisy to fit a bias to or to judge a decoding by (vi's keep rule once turned on 25 question marks); it
-    still counts in ALL."""
-    ref = np.concatenate(refs)
-    return [f for f in pack.features if np.sum((ref & pack.bit(f)) != 0) >= min_support]
-
-
-def _f1(c) -> float:
-    tp, fp, fn = c
-    return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
-
-
-def decode(engine, docs, logits, bias, nb=False, penalty=math.inf, states=None):
-    """Classes as the runtime decodes them, with ``bias`` and the capital-after-mark ``penalty``;
-    with ``nb`` the NB segmenter's spaces are enforced, else ``states`` (one array per document) when given."""
-    preds = []
-    for k, ((base, _, enforce), lg) in enumerate(zip(docs, logits)):
-        given = enforce if nb else states[k] if states is not None else np.full(len(base), UNKNOWN, np.int32)
-        scores = engine.scores(lg, given, class_bias(engine.pack, bias), at_end=True,
-                               end_mark=engine.ends_sentence(base))
-        cls = engine.capital_after_mark(scores, scores.argmax(-1).astype(np.int32), penalty)
-        if engine.pairing:
-            cls = engine.pairing.resolve(cls, engine.pairing.gains(scores, cls), engine.settings.pair_bonus)
-        preds.append(engine.proper_case(base, engine.sentence_case(base, cls)))
-    return preds
-
-
-def merged_logits(engine, docs) -> list[np.ndarray]:
-    """The merged window logits of each unspaced document, under the engine's window settings."""
-    out = []
-    for _, gids, _ in docs:
-        states = np.zeros(len(gids), np.int32)
-        out.append(np.concatenate([lg for _, lg in engine.window_logits(gids * 3 + states)]))
-    return out
 
 
 def tune_biases(engine, docs, ref_cls, logits, features, grid, nb=False) -> dict:
