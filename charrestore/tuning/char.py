@@ -31,8 +31,8 @@ from ..engines.base import EngineOptions
 from ..engines.char_e2e import DECODING_KEYS, CharEngine, agreed
 from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE
 from ..packs import load_pack
-from .char_decode import decode, feature_scores, merged_logits, objective, supported
-from .dev import load_dev, unspaced_docs
+from .char_decode import decodable, decode, feature_scores, merged_logits, objective, supported
+from .dev import load_dev
 from .record import card_path, update_card
 
 
@@ -177,10 +177,8 @@ def tune(engine: CharEngine, refs: list[str], windows, overlaps, biases, toleran
     marks keeps bias 0 and is left out of the keep rule's mean F (``supported``)."""
     pack, incoming = engine.pack, engine
     engine = engine.configured(nb_space=math.inf, nb_join=math.inf)  # NB's spaces enforced: the soft ones follow
-    ref_cls, encoded = unspaced_docs(refs[0::2], pack, engine)
-    docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
-    odd_cls, encoded = unspaced_docs(refs[1::2], pack, engine)
-    odd = [(base, gids, enforce) for base, gids, _, enforce in encoded]
+    ref_cls, docs = decodable(refs[0::2], engine)
+    odd_cls, odd = decodable(refs[1::2], engine)
     if not odd:  # a single dev document judges its own fit
         odd, odd_cls = docs, ref_cls
     card_nb = bool(incoming.card.get("nb_spaces", False))
@@ -321,35 +319,33 @@ def run_nb(args, engine: CharEngine, refs: list[str], command: str) -> dict:
     if engine.segmenter is None or not engine.card.get("nb_spaces"):
         raise ValueError(f"{args.lang}: the char card takes no NB spaces (nb_spaces); nothing to tune")
     engine = engine.configured(nb_space=math.inf, nb_join=math.inf)  # NB's cuts enforced: the soft ones follow
-    ref_cls, encoded = unspaced_docs(refs[0::2], engine.pack, engine)
-    docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
+    ref_cls, docs = decodable(refs[0::2], engine)
     logits, bias = merged_logits(engine, docs), engine.settings.bias
     enforced = feature_scores(engine.pack, ref_cls, decode(engine, docs, logits, bias, nb=True))["ALL"]
     soft, _, grid = tune_nb_soft(engine, docs, ref_cls, logits, bias, args.nb_spaces, args.nb_joins, enforced,
                                  args.tolerance)
-    keys = soft or {"nb_space": None, "nb_join": None}
-    if args.write_card:
-        path = card_path(args.lang, engine.pack.models["char"], Path(args.models_dir) if args.models_dir else None)
-        tuning = {**engine.card.get("tuning", {}), "nb_soft_grid": grid, "nb_soft_command": command,
-                  "nb_soft_objective": NB_SOFT_OBJECTIVE.format(args.tolerance)}
-        update_card(path, {**keys, "tuning": tuning}, args.lang)
-    print(json.dumps(keys))
-    return keys
+    return _write_pair(args, engine, soft or {"nb_space": None, "nb_join": None},
+                       {"nb_soft_grid": grid, "nb_soft_command": command,
+                        "nb_soft_objective": NB_SOFT_OBJECTIVE.format(args.tolerance)})
 
 
 def run_given(args, engine: CharEngine, refs: list[str], command: str) -> dict:
     """``--given-only``: the spacing-correction pair under the card's decoding (with NB's cuts where the card takes
     NB spaces), on the even dev documents; the card's other keys and records stay."""
-    ref_cls, encoded = unspaced_docs(refs[0::2], engine.pack, engine)
-    docs = [(base, gids, enforce) for base, gids, _, enforce in encoded]
+    ref_cls, docs = decodable(refs[0::2], engine)
     s = engine.settings
     given, grid = tune_given_spaces(engine, docs, ref_cls, merged_logits(engine, docs), s.bias,
                                     s.capital_after_mark_penalty, args.given_spaces, args.given_joins, args.damage,
                                     nb=engine.segmenter is not None)
+    return _write_pair(args, engine, given, {"given_spaces_grid": grid, "given_spaces_command": command,
+                                             "given_spaces_damage": {"drop": args.damage[0], "add": args.damage[1]}})
+
+
+def _write_pair(args, engine: CharEngine, keys: dict, records: dict) -> dict:
+    """A one-pair run's keys, printed and, with ``--write-card``, written into the card beside its other keys and
+    records (``records`` added to its ``tuning``)."""
     if args.write_card:
         path = card_path(args.lang, engine.pack.models["char"], Path(args.models_dir) if args.models_dir else None)
-        tuning = {**engine.card.get("tuning", {}), "given_spaces_grid": grid, "given_spaces_command": command,
-                  "given_spaces_damage": {"drop": args.damage[0], "add": args.damage[1]}}
-        update_card(path, {**given, "tuning": tuning}, args.lang)
-    print(json.dumps(given))
-    return given
+        update_card(path, {**keys, "tuning": {**engine.card.get("tuning", {}), **records}}, args.lang)
+    print(json.dumps(keys))
+    return keys

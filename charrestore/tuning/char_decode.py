@@ -9,6 +9,14 @@ import numpy as np
 
 from ..engines.char_e2e import class_bias
 from ..engines.char_input import UNKNOWN
+from .dev import unspaced_docs
+
+
+def decodable(refs: list[str], engine) -> tuple[list, list]:
+    """The reference classes of ``refs`` and their de-spaced documents as ``decode`` reads them: (base, ids, the
+    states decoded with), the NB segmenter's where ``engine`` has one."""
+    ref_cls, encoded = unspaced_docs(refs, engine.pack, engine)
+    return ref_cls, [(base, gids, enforce) for base, gids, _, enforce in encoded]
 
 
 def feature_scores(pack, refs, preds) -> dict:
