@@ -45,6 +45,7 @@ class LanguagePack:
     pairs: dict[str, str] = field(default_factory=dict)  # opening mark -> the sentence-final mark that closes its span
     space_before: dict[str, str] = field(default_factory=dict)  # mark -> the space its typography puts before it
     abbreviations: frozenset[str] = frozenset()  # typed with their marks: keep the input's case, end no sentence
+    abbreviation_forms: tuple[str, ...] = ()  # as written ("z. B."): their bare letters take them (abbreviation_forms.py)
     units: dict[str, str] = field(default_factory=dict)  # unit symbols after a number: "kg" -> "kg" (units.py)
     thousands: str = ""  # the separator of a long number's groups of three: "." or " " (digit_groups.py)
     scripts: tuple[str, ...] = ()  # the Unicode scripts the language writes: a word typed in another is kept (spans.py)
@@ -156,6 +157,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         if mark not in marks or len(space) != 1 or not space.isspace():
             raise PackError(f"{source}: [space_before] maps {mark!r} onto {space!r}: it takes a mark of the pack's "
                             "features and one white-space character")
+    _check_forms(source, data.get("abbreviation_forms", ()), marks, SPACE in features, bool(data.get("cased")))
     for clitic in data.get("elisions", ()):
         if not _ELISION.fullmatch(str(clitic)):
             raise PackError(f"{source}: 'elisions' holds {clitic!r}: it takes letters ending in an apostrophe (\"l'\")")
@@ -191,6 +193,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         pairs={o: c for o, c in data.get("pairs", {}).items() if c in marks},
         space_before=dict(data.get("space_before", {})),
         abbreviations=frozenset(base_form(w, marks) for w in data.get("abbreviations", ())),
+        abbreviation_forms=tuple(data.get("abbreviation_forms", ())),
         units={u.lower(): u for u in data.get("units", ())},
         thousands=data.get("thousands", ""),
         scripts=tuple(data.get("scripts", ())),
@@ -201,6 +204,20 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
 
 _SCRIPT_NAME = regex.compile(r"[A-Z][A-Za-z_]*")
 _ELISION = regex.compile(r"\p{L}+'")
+
+
+def _check_forms(source, forms, marks, spaced: bool, cased: bool) -> None:
+    """An abbreviation form starts with a letter; its marks, single spaces and capitals are features of the pack,
+    its other characters letters, digits, hyphens or apostrophes; no two forms share their letters."""
+    seen = set()
+    for form in map(str, forms):
+        letters = "".join(c for c in form.lower() if c not in marks and c != " ")
+        if not (form[:1].isalnum() and form == " ".join(form.split()) and (spaced or " " not in form)
+                and (cased or form == form.lower()) and all(c.isalnum() or c in "-'’" for c in letters)
+                and letters not in seen):
+            raise PackError(f"{source}: 'abbreviation_forms' holds {form!r}: it takes a word as written, starting with "
+                            "a letter, whose marks, single spaces and capitals are features of the pack, once per letters")
+        seen.add(letters)
 
 
 def _is_script(name: str) -> bool:

@@ -321,3 +321,17 @@ def test_the_page_restores_the_spaces_of_run_together_spaced_text_as_python_does
     assert got == [python(text) for text, _ in items]
     assert "heute Morgen" in got[0] and got[1] == Restorer(lang="de", engine="char", spaces="keep")(items[1][0])
     assert errors == []
+
+
+def test_the_page_writes_abbreviations_as_the_pack_lists_them_as_python_does(browser_page):
+    """A pack's ``abbreviation_forms``: the page writes "zb" and "z b" as "z. B.", and "eeuu" as "EE. UU.", as
+    Python's char engine does; an abbreviation typed with its marks stays as typed."""
+    page, _, _, errors = browser_page
+    cases = {"de": [("laut dr müller kostet das u a rund 5 mio euro z b für schulen", "keep"),
+                    ("dasistzbeinbeispielmit5mioeuro", "auto"), ("das ist z.b. so", "keep")],
+             "es": [("el sr garcía viajó a eeuu el lunes", "keep"), ("viajóaeeuuconlasralópez", "auto")]}
+    for lang, items in cases.items():
+        python = {mode: Restorer(lang=lang, engine="char", spaces=mode) for mode in ("auto", "keep")}
+        got = web_restore(page, items, lang)
+        assert got == [python[spaces](text) for text, spaces in items]
+    assert errors == []

@@ -20,6 +20,7 @@ from ..codec import spans_with
 from ..packs import CAPS, SPACE, LanguagePack
 from ..digit_groups import digit_groups
 from ..spans import typed_spaces
+from ..abbreviation_forms import abbreviation_forms
 from ..units import unit_case
 from .base import Engine, EngineOptions
 from .char_case import abbreviation_case, typed_mixed_case
@@ -385,6 +386,7 @@ class CharEngine(Engine):
         cls = self.proper_case(base, cls | (kept & self.caps_bit), kept, words)
         if self.pack.abbreviations and self.caps_bit:
             cls = abbreviation_case(base, cls, kept, self.pack)
+        cls = abbreviation_forms(base, cls, self.pack, kept, keep, None if frozen is None else frozen.inside)
         cls = unit_case(base, cls, self.pack, kept)
         cls = digit_groups(base, cls, self.pack, given, keep, None if frozen is None else frozen.inside)
         if self.caps_bit and (kept & self.caps_bit).any():

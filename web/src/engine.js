@@ -16,6 +16,7 @@ import { SPACE } from "./pack.js";
 import { forSegmenter, offsets, searchSorted } from "./spans.js";
 import { symbolGaps, Unread } from "./unread.js";
 import { unitCase } from "./units.js";
+import { abbreviationForms } from "./abbreviation_forms.js";
 import { digitGroups } from "./digit_groups.js";
 
 const BATCH = 32; // windows per ONNX call (the output never depends on it)
@@ -229,6 +230,9 @@ export class CharEngine {
       cls = this.proper.apply(base, cls, caps, this.space, kept, words);
     }
     if (this.pack.abbreviations.size && caps) cls = this.abbreviationCase(base, cls, kept);
+    const { markBits, openingBits, abbreviationForms: forms } = this.pack;
+    const bits = { caps, space: this.space, markBits, capitalBits: this.decoder.capitalBits, openingBits };
+    cls = abbreviationForms(base, cls, forms, bits, kept, keep, frozen?.inside ?? null); // abbreviation_forms.js
     cls = unitCase(base, cls, this.pack.units, caps, this.space, this.pack.markBits, kept); // units.js
     const sep = this.pack.thousands; // digit_groups.js
     const sepBit = sep === " " ? this.space : sep ? this.pack.bit(sep) : 0;

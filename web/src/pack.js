@@ -1,5 +1,6 @@
 /** A language pack (languages/<code>/pack.toml): the features a language restores, as charrestore/packs.py reads them. */
 
+import { parseForms } from "./abbreviation_forms.js";
 import { parseToml } from "./toml.js";
 
 export const CAPS = "CAPS";
@@ -28,6 +29,8 @@ export class LanguagePack {
     // typed with their marks, they keep the input's case (packs.py base_form: lower case, the pack's marks dropped)
     this.abbreviations = new Set((data.abbreviations ?? []).map((w) => [...w.toLowerCase()]
       .filter((c) => !this.marks.includes(c)).join("")));
+    // abbreviations as written ("z. B."): their bare letters take them (abbreviation_forms.js)
+    this.abbreviationForms = parseForms(data.abbreviation_forms ?? [], this.features);
     this.scripts = data.scripts ?? []; // the Unicode scripts the language writes (spans.js: foreignWords)
     // unit symbols after a number: small letters -> spelling (units.js)
     this.units = new Map((data.units ?? []).map((u) => [u.toLowerCase(), u]));

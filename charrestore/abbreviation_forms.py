@@ -1,0 +1,95 @@
+"""Abbreviations written as the language writes them: "zb" -> "z. B.", "eeuu" -> "EE. UU.", "г" -> "г.".
+
+A char model learns the marks of the abbreviations its training text holds, and news is full of ones it holds
+none of: the Bundestag's speeches say "zum Beispiel", the Spanish Congress "Estados Unidos", so the models wrote
+"z b", "5 mio Euro", "a Eeuu. El". A pack may list its abbreviations as written (``abbreviation_forms = ["z. B.",
+"Dr."]``). After either engine decodes, a word, or a run of words, whose letters are one form's and that the input
+typed no mark in takes the form's marks and capitals and, where the spaces are restored, its inner spaces ("zb" and
+"z b" -> "z. B."; spaces kept as typed: "zb" -> "z.B."). Its first letter keeps a capital the engine gave it only
+at a sentence's start (the models capitalize letters they do not know: "das U a"). Its last mark ends no sentence:
+the next word keeps the case the engine gave it, and the marks the engine put after the form stay ("etc., etc.",
+"usw.?"). List only forms whose letters, run together too, are no word of the language ("т. е." would turn "те"
+into it): ``python scripts/abbreviation_forms.py`` counts how the training text writes them.
+
+>>> import numpy as np
+>>> from charrestore import load_pack
+>>> de = load_pack("de")
+>>> caps, dot, space = de.bit("CAPS"), de.bit("."), de.bit("SPACE")
+>>> base = list("daszbgut")
+>>> cls = np.array([0, 0, space, 0, space, 0, 0, 0])  # "das zb gut"
+>>> out = abbreviation_forms(base, cls.copy(), de, kept=np.zeros(8, int), keep=False)
+>>> from charrestore.codec import render
+>>> render(base, out, de)
+'das z. B. gut'
+>>> render(base, abbreviation_forms(base, cls, de, kept=np.zeros(8, int), keep=True), de)
+'das z.B. gut'
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .codec import graphemes
+from .labels import words
+from .packs import CAPS, SPACE, LanguagePack
+
+
+@lru_cache(maxsize=None)
+def parsed(features: tuple[str, ...], forms: tuple[str, ...]) -> dict[tuple[str, ...], tuple[tuple[int, ...], ...]]:
+    """Each form by its letters (small, as tuples of graphemes): per letter, its capital, its marks' bits and
+    whether a space follows it, as one class bit set each ("z. B." -> ("z", "b"): (.+SPACE, CAPS+.))."""
+    bit = {f: 1 << i for i, f in enumerate(features)}
+    table = {}
+    for form in forms:
+        letters, classes = [], []
+        for g in graphemes(form):
+            if g in bit and g not in (CAPS, SPACE):
+                classes[-1] |= bit[g]
+            elif g == " ":
+                classes[-1] |= bit.get(SPACE, 0)
+            else:
+                letters.append(g.lower())
+                classes.append(bit.get(CAPS, 0) if g != g.lower() else 0)
+        table[tuple(letters)] = tuple(classes)
+    return table
+
+
+def abbreviation_forms(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.ndarray, keep: bool,
+                       inside: np.ndarray | None = None) -> np.ndarray:
+    """``cls`` with every listed abbreviation written as its form, but where ``kept`` (the input's classes) has a
+    mark, or inside a protected span (``inside``). ``keep``: the spaces are the input's, and stay."""
+    if not pack.abbreviation_forms or not len(base):
+        return cls
+    forms = parsed(pack.features, pack.abbreviation_forms)
+    longest = max(sum(1 for c in f if c & pack.bit(SPACE)) for f in forms.values()) + 1
+    caps_bit, space_bit, mark_bits = pack.bit(CAPS), pack.bit(SPACE), pack.mark_bits
+    spans = words(base, cls, pack)
+    i = 0
+    while i < len(spans):
+        for m in range(min(longest, len(spans) - i), 0, -1):
+            s, e = spans[i][0], spans[i + m - 1][1]
+            form = forms.get(tuple(g.lower() for g in base[s:e]))
+            if form is None or (kept[s:e] & mark_bits).any() or (inside is not None and inside[s:e].any()):
+                continue
+            if any(cls[p] & space_bit and not form[p - s] & space_bit for p in range(s, e - 1)):
+                continue  # a word boundary the form does not have
+            for k, c in enumerate(form):
+                j = s + k
+                old = int(cls[j])
+                last = k == len(form) - 1
+                marks = c & mark_bits
+                if last:
+                    marks |= old & mark_bits
+                if k == 0:
+                    marks |= old & pack.opening_bits
+                opens = k == 0 and (s == 0 or bool(cls[s - 1] & pack.capital_bits))
+                case = (c | kept[j] | (old if opens else 0)) & caps_bit
+                space = old & space_bit if keep or last else c & space_bit
+                cls[j] = (old & ~(caps_bit | mark_bits | space_bit)) | case | marks | space
+            i += m
+            break
+        else:
+            i += 1
+    return cls

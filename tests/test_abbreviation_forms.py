@@ -1,0 +1,60 @@
+"""Abbreviations written as the pack lists them (charrestore/abbreviation_forms.py): through the Restorer, in
+every pack with a list, with the spaces kept and restored; what the input typed stays; bad lists are refused."""
+
+import doctest
+
+import pytest
+
+from charrestore import Restorer, abbreviation_forms, base_text, load_pack
+from charrestore.packs import PackError, _validate
+
+
+def test_doctests():
+    assert doctest.testmod(abbreviation_forms).failed == 0
+
+
+@pytest.mark.parametrize("lang, text, want", [
+    ("de", "laut dr müller kostet das u a rund 5 mio euro z b für schulen", ["Dr. Müller", "u. a.", "5 Mio.", "z. B."]),
+    ("es", "el sr garcía viajó a ee uu con la sra lópez", ["Sr. García", "EE. UU.", "Sra. López"]),
+    ("fr", "il a vu mme martin et mlle dupont p ex hier", ["Mme Martin", "Mlle Dupont", "p. ex."]),
+    ("ru", "в 2020 г он купил дом на ул ленина за 5 тыс руб и т д", ["2020 г.", "ул. Ленина", "тыс. руб.", "т. д."]),
+])
+def test_every_pack_with_a_list_writes_its_abbreviations(lang, text, want):
+    pack = load_pack(lang)
+    out = Restorer(lang=lang, spaces="keep")(text)
+    assert base_text(out, pack) == base_text(text, pack)
+    assert all(w in out for w in want), out
+
+
+def test_restored_spaces_take_the_inner_spaces_and_kept_ones_do_not():
+    assert "z. B." in Restorer(lang="de")("dasistzbeinbeispiel")
+    assert "z.B." in Restorer(lang="de", spaces="keep")("das ist zb ein beispiel")
+    assert "EE. UU." in Restorer(lang="es")("viajóaeeuuayer")
+
+
+def test_what_the_input_typed_stays():
+    de = Restorer(lang="de", spaces="keep")
+    assert "z.b." in de("das ist z.b. gut")  # a typed mark: the word stays as typed
+    assert "Z.B." in de("das ist ZB gut")  # a typed capital stays
+    assert "https://zb.de/zb" in de("siehe https://zb.de/zb heute")  # a protected span
+
+
+def test_a_sentence_start_keeps_its_capital_and_the_marks_after_the_form_stay():
+    out = Restorer(lang="de", spaces="keep")("zb das hier")
+    assert out.startswith("Z.B.")
+    fr = Restorer(lang="fr", spaces="keep")("des pommes des poires etc etc")
+    assert fr.count("etc.") == 2
+
+
+@pytest.mark.parametrize("form", [". B.", "z  B.", " z.", "z!", "zb"])
+def test_a_bad_form_is_refused(form):
+    data = {"code": "xx", "features": ["CAPS", ".", "SPACE"], "cased": True, "abbreviation_forms": ["zb", form]}
+    with pytest.raises(PackError, match="abbreviation_forms"):
+        _validate("xx", data)
+
+
+def test_a_form_needs_the_features_it_writes():
+    with pytest.raises(PackError, match="abbreviation_forms"):
+        _validate("xx", {"code": "xx", "features": ["."], "abbreviation_forms": ["Dr."]})
+    with pytest.raises(PackError, match="abbreviation_forms"):
+        _validate("xx", {"code": "xx", "features": ["CAPS", "."], "cased": True, "abbreviation_forms": ["z. B."]})
