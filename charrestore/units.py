@@ -2,8 +2,10 @@
 
 The models read a rare symbol after a number as an acronym, or the number as a sentence's end: en's token model
 wrote "3 KG", "3 MPH", "3. Km" (its training text is speech, where units are spelled out). A pack may list its unit
-symbols (``units = ["km", "kg", "kW"]`` in pack.toml); after either engine decodes, a word that is a listed unit
-(in any case) straight after a word ending in a digit takes the listed spelling, and the number takes no mark. What
+symbols (``units = ["km", "kg", "kW"]`` in pack.toml), and the abbreviated number words that follow a number as
+units do, with their final mark ("Mio.", "млн"); after either engine decodes, a word that is a listed unit (in any
+case, without its marks) straight after a word ending in a digit takes the listed spelling, and the number takes
+no mark. What
 the input typed stays: a capital, a mark.
 
 >>> import numpy as np
@@ -32,10 +34,13 @@ def unit_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.nda
     caps_bit, mark_bits = pack.bit(CAPS), pack.mark_bits
     for s, e in words(base, cls, pack)[1:]:
         spelling = pack.units.get("".join(base[s:e]).lower()) if base[s - 1][:1].isdigit() else None
-        if spelling is None or len(spelling) != e - s:
+        letters = spelling.rstrip("".join(pack.marks)) if spelling else ""
+        if spelling is None or len(letters) != e - s:
             continue
         cls[s - 1] = (cls[s - 1] & ~mark_bits) | (kept[s - 1] & mark_bits)
+        if not kept[e - 1] & mark_bits:  # a listed final mark ("Mio.")
+            cls[e - 1] |= sum(pack.bit(m) for m in spelling[len(letters):])
         if caps_bit:
-            for k, c in enumerate(spelling, s):
+            for k, c in enumerate(letters, s):
                 cls[k] = cls[k] | caps_bit if c.isupper() or kept[k] & caps_bit else cls[k] & ~caps_bit
     return cls

@@ -38,3 +38,14 @@ def test_what_the_input_typed_stays():
 def test_every_pack_with_a_list_spells_its_units(lang, text, want):
     out = Restorer(lang=lang, spaces="keep")(text)
     assert all(w in out for w in want), out
+
+
+@pytest.mark.parametrize("lang, text, want", [("de", "der umsatz stieg um 5 mio euro auf 3 mrd euro", ["5 Mio. Euro", "3 Mrd. Euro"]),
+                                              ("ru", "расходы выросли на 3 млрд а доходы на 5 млн рублей",
+                                               ["на 3 млрд", "5 млн рублей"])])
+def test_a_number_word_after_a_number_takes_its_listed_mark_and_the_number_none(lang, text, want):
+    pack = load_pack(lang)
+    out = Restorer(lang=lang, spaces="keep")(text)
+    assert base_text(out, pack) == base_text(text, pack)
+    assert all(w in out for w in want), out
+    assert pack.units["mio" if lang == "de" else "млн"] in ("Mio.", "млн")

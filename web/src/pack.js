@@ -32,8 +32,9 @@ export class LanguagePack {
     // abbreviations as written ("z. B."): their bare letters take them (abbreviation_forms.js)
     this.abbreviationForms = parseForms(data.abbreviation_forms ?? [], this.features);
     this.scripts = data.scripts ?? []; // the Unicode scripts the language writes (spans.js: foreignWords)
-    // unit symbols after a number: small letters -> spelling (units.js)
-    this.units = new Map((data.units ?? []).map((u) => [u.toLowerCase(), u]));
+    // unit symbols and number words after a number: small letters without marks -> spelling (units.js)
+    this.units = new Map((data.units ?? []).map((u) => [[...u.toLowerCase()].filter((c) => !this.marks.includes(c))
+      .join(""), u]));
     this.thousands = data.thousands ?? ""; // the separator of a long number's groups of three (digit_groups.js)
     // clitics elided before a word with an apostrophe ("l'", "qu'"), as the segmenter reads them (segmenter.js)
     this.elisions = (data.elisions ?? []).map((c) => c.toLowerCase());
