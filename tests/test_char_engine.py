@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
 from charrestore.chunking import plan
-from charrestore.codec import graphemes, parse, render
-from charrestore.engines.char_e2e import class_bias
+from charrestore.codec import graphemes, parse, render, strip_features
+from charrestore.engines.char_settings import class_bias
 from charrestore.engines.char_input import NO_SPACE
 from marks import input_marks_kept
 
@@ -536,3 +536,45 @@ def test_soft_nb_spaces_lose_nothing(soft_nb_models, text):
     assert base_text(out, pack) == base_text(text, pack)
     if text == "#0A":
         assert "#0A" in out
+
+
+@pytest.fixture(scope="module")
+def reread_models(tmp_path_factory):
+    """The en fixture model with the card's ``reread``: a function of the weight to a models folder."""
+    @functools.lru_cache(maxsize=None)
+    def make(weight):
+        root = tmp_path_factory.mktemp("reread")
+        shutil.copytree(FIXTURE_MODELS / "en", root / "en")
+        card = json.loads((root / "en" / "char.json").read_text(encoding="utf-8"))
+        (root / "en" / "char.json").write_text(json.dumps({**card, "reread": weight}), encoding="utf-8")
+        return str(root)
+    return make
+
+
+def test_reread_decides_marks_and_case_again_reading_the_restored_spaces(reread_models):
+    """``reread`` 1: the marks and case of unspaced input are those of the restored text's spaces read as spaced
+    input (``keep``); 0: one reading, as without the key; in between, the spaces stay the first reading's. Spaced
+    input is read once."""
+    def run(weight, spaces, texts):
+        r = Restorer(lang="en", engine="char", spaces=spaces, models_dir=reread_models(weight))
+        return [r(t) for t in texts]
+
+    pack = load_pack("en")
+    texts = SENTENCES[:2] + ["whereareyougoingtonightandwhen", "itisnotwhatyouthinkbutwhatyoudo"]  # no typed marks
+    plain = Restorer(lang="en", engine="char", spaces="restore", models_dir=str(FIXTURE_MODELS))
+    once = [plain(s) for s in texts]
+    assert run(0.0, "restore", texts) == once
+    twice = run(1.0, "restore", texts)
+    spaced = [" ".join(strip_features(word, pack).lower() for word in o.split()) for o in once]
+    assert twice == run(0.0, "keep", spaced)
+    assert [boundaries(o) for o in run(0.5, "restore", texts)] == [boundaries(o) for o in once]
+    assert run(1.0, "keep", spaced) == run(0.0, "keep", spaced)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.one_of(any_text, texty))
+def test_reread_loses_nothing_and_ignores_the_batch_size(reread_models, text):
+    pack = load_pack("en")
+    outs = {Restorer(lang="en", engine="char", spaces="restore", models_dir=reread_models(0.5), batch_size=b)(text)
+            for b in (1, 64)}
+    assert len(outs) == 1 and base_text(outs.pop(), pack) == base_text(text, pack)

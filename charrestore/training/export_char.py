@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engines.char_e2e import DECODING_KEYS, WINDOW_KEYS
+from ..engines.char_settings import DECODING_KEYS, WINDOW_KEYS
 from ..packs import load_pack
 from . import export as flow
 from .train_char import DATA_FILES, dev_windows

@@ -6,7 +6,9 @@ enforced or as evidence the model may overrule (``nb_space``, ``nb_join``),
 the cost of keeping a capital after a comma, what a sentence gains by taking both ends of a pair of marks
 (``pair_bonus``: es "¿" … "?"), and how far restored spaces follow the spaces and joins of spaced
 input (``given_space``, ``given_join``: spacing correction, tuned on the documents with their spaces damaged; with
-NB spaces, NB's cuts where they agree with the typed text; ``--given-only`` tunes this pair alone).
+NB spaces, NB's cuts where they agree with the typed text; ``--given-only`` tunes this pair alone). ``--reread-only``
+tunes ``reread`` (how much a second reading of unspaced input, given its restored spaces, weighs), which the whole
+run leaves as the card has it.
 Last, the card's own decoding and the retuned one are scored on the odd-numbered dev documents, which the ascent
 never saw: where the card's beats the retuned by the ascent's objective (the features' mean F plus half of ALL), it
 stays (a coordinate ascent that trades one feature's F for another's can end below where it started, and on the
@@ -28,8 +30,9 @@ from pathlib import Path
 import numpy as np
 
 from ..engines.base import EngineOptions
-from ..engines.char_e2e import DECODING_KEYS, CharEngine, agreed
-from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE
+from ..engines.char_e2e import CharEngine
+from ..engines.char_settings import DECODING_KEYS, agreed
+from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, UNKNOWN
 from ..packs import load_pack
 from .char_decode import decodable, decode, feature_scores, merged_logits, objective, supported
 from .dev import load_dev
@@ -290,6 +293,10 @@ def add_arguments(p) -> None:
                    help="tune only given_space and given_join (spacing correction) under the card's decoding")
     p.add_argument("--nb-only", action="store_true",
                    help="tune only nb_space and nb_join (NB's spaces as evidence) under the card's other decoding")
+    p.add_argument("--reread-only", action="store_true",
+                   help="tune only reread (a second reading given the restored spaces) under the card's decoding")
+    p.add_argument("--rereads", type=float, nargs="+", default=[0.25, 0.5, 0.75, 1.0],
+                   help="grid of the second reading's weight in the logits (0, one reading, is always tried)")
 
 
 def run(args, command: str) -> dict:
@@ -302,6 +309,8 @@ def run(args, command: str) -> dict:
         return run_given(args, engine, refs, command)
     if args.nb_only:
         return run_nb(args, engine, refs, command)
+    if args.reread_only:
+        return run_reread(args, engine, refs, command)
     tuned = tune(engine, refs, args.windows, args.overlaps, args.biases, args.tolerance, args.penalties,
                  (args.given_spaces, args.given_joins), args.damage, args.pair_bonuses, (args.nb_spaces, args.nb_joins),
                  args.min_support)
@@ -339,6 +348,28 @@ def run_given(args, engine: CharEngine, refs: list[str], command: str) -> dict:
                                     nb=engine.segmenter is not None)
     return _write_pair(args, engine, given, {"given_spaces_grid": grid, "given_spaces_command": command,
                                              "given_spaces_damage": {"drop": args.damage[0], "add": args.damage[1]}})
+
+
+def run_reread(args, engine: CharEngine, refs: list[str], command: str) -> dict:
+    """``--reread-only``: ``reread``, the weight of a second reading given the decided spaces, under the card's other
+    decoding, on the even dev documents decoded as the runtime does (``CharEngine.decode_reread``): the grid's
+    best by the tuner's objective, one reading (0) unless a weight beats it."""
+    if not engine.space_bit:
+        raise ValueError(f"{args.lang}: the pack restores no spaces, so there is nothing to read again with them")
+    ref_cls, docs = decodable(refs[0::2], engine)
+    features = supported(engine.pack, ref_cls, args.min_support)
+    grid = []
+    for weight in [0.0, *sorted(set(args.rereads) - {0.0})]:
+        trial = engine.configured(reread=weight)
+        preds = []
+        for base, gids, enforce in docs:
+            unknown = np.full(len(gids), UNKNOWN, np.int32)
+            cls = trial.decode_reread(gids, unknown, trial.ends_sentence(base), enforce, None, None)
+            preds.append(trial.proper_case(base, trial.sentence_case(base, cls)))
+        scores = feature_scores(engine.pack, ref_cls, preds)
+        grid.append({"reread": weight, **scores, "objective": objective(scores, features)})
+    best = max(grid, key=lambda g: g["objective"])
+    return _write_pair(args, engine, {"reread": best["reread"]}, {"reread_grid": grid, "reread_command": command})
 
 
 def _write_pair(args, engine: CharEngine, keys: dict, records: dict) -> dict:

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ..engines.char_e2e import class_bias
+from ..engines.char_settings import class_bias
 from ..engines.char_input import UNKNOWN
 from .dev import unspaced_docs
 
