@@ -353,7 +353,8 @@ def run_given(args, engine: CharEngine, refs: list[str], command: str) -> dict:
 def run_reread(args, engine: CharEngine, refs: list[str], command: str) -> dict:
     """``--reread-only``: ``reread``, the weight of a second reading given the decided spaces, under the card's other
     decoding, on the even dev documents decoded as the runtime does (``CharEngine.decode_reread``): the grid's
-    best by the tuner's objective, one reading (0) unless a weight beats it."""
+    best by the tuner's objective, but one reading (0) unless the best beats it by more than ``--tolerance``: a
+    second reading doubles the model's time."""
     if not engine.space_bit:
         raise ValueError(f"{args.lang}: the pack restores no spaces, so there is nothing to read again with them")
     ref_cls, docs = decodable(refs[0::2], engine)
@@ -369,7 +370,8 @@ def run_reread(args, engine: CharEngine, refs: list[str], command: str) -> dict:
         scores = feature_scores(engine.pack, ref_cls, preds)
         grid.append({"reread": weight, **scores, "objective": objective(scores, features)})
     best = max(grid, key=lambda g: g["objective"])
-    return _write_pair(args, engine, {"reread": best["reread"]}, {"reread_grid": grid, "reread_command": command})
+    weight = best["reread"] if best["objective"] > grid[0]["objective"] + args.tolerance else 0.0
+    return _write_pair(args, engine, {"reread": weight}, {"reread_grid": grid, "reread_command": command})
 
 
 def _write_pair(args, engine: CharEngine, keys: dict, records: dict) -> dict:

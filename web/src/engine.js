@@ -64,16 +64,36 @@ export class CharEngine {
     }
   }
 
+  /** Each window's logits: the model's reading of ``states``, kept in ``first`` (an array) when given; with
+   * ``again`` (the restored spaces' states), that kept reading mixed with a second one that reads them, by the
+   * card's ``reread`` weight, in float32 as numpy mixes them (char_e2e.py ``decode_reread``). */
+  async *readings(gids, states, first, again) {
+    const ids = (st) => Int32Array.from(gids, (g, i) => g * N_STATES + st[i]);
+    if (!again) {
+      for await (const [w, lg] of this.windowLogits(ids(states))) {
+        if (first) first.push(lg.slice());
+        yield [w, lg];
+      }
+      return;
+    }
+    const [a, b] = [Math.fround(1 - this.card.reread), Math.fround(this.card.reread)];
+    let k = 0;
+    for await (const [w, lg] of this.windowLogits(ids(again))) {
+      const one = first[k++];
+      yield [w, lg.map((v, i) => Math.fround(Math.fround(a * one[i]) + Math.fround(b * v)))];
+    }
+  }
+
   /** Merged argmax class per position; with ``endMark`` the last one takes a sentence-final mark (training
-   * windows are cut from running text, so the model never learns that the input's end ends a sentence). */
-  async decode(gids, states, endMark, enforce, marks, fixed) {
+   * windows are cut from running text, so the model never learns that the input's end ends a sentence).
+   * ``first``, ``again``: as ``readings`` takes them. */
+  async decode(gids, states, endMark, enforce, marks, fixed, first = null, again = null) {
     const out = new Int32Array(gids.length);
     // the model may read the first grapheme as the end of a sentence before it: it ends none unless it is a word
     const oneGraphemeStart = gids.length > 1 && enforce[0] !== HAS_SPACE && !fixed[0];
-    const ids = Int32Array.from(gids, (g, i) => g * N_STATES + states[i]);
     const pairs = this.pairing.pairs.length;
     const gains = Array.from({ length: pairs }, () => [0, 1, 2].map(() => new Float32Array(gids.length)));
-    for await (const [w, lg] of this.windowLogits(ids)) {
+    for await (const [w, lg] of this.readings(gids, states, first, again)) {
       const scores = this.decoder.scores(lg, w.start, w.keepStart, w.keepEnd, enforce, w.keepEnd === gids.length,
         endMark, marks, fixed);
       if (w.keepStart === 0 && oneGraphemeStart) for (const c of this.decoder.sentenceClasses) scores[0][c] = -Infinity;
@@ -82,6 +102,19 @@ export class CharEngine {
       if (pairs) this.pairing.gains(scores, cls, gains, w.keepStart);
     }
     return pairs ? this.pairing.resolve(out, gains, this.card.pair_bonus ?? 0) : out;
+  }
+
+  /** ``decode``; where the spaces are restored and the card's ``reread`` is on, then again from the first reading
+   * mixed with a second one given the restored spaces (char_e2e.py ``decode_reread``). */
+  async decodeReread(gids, states, endMark, enforce, marks, fixed) {
+    const reread = this.card.reread ?? 0;
+    const twice = Boolean(reread && this.space && gids.length > 1 && states.every((s) => s === UNKNOWN));
+    const first = twice ? [] : null;
+    const cls = await this.decode(gids, states, endMark, enforce, marks, fixed, first);
+    if (!twice) return cls;
+    const spaces = Int32Array.from(cls, (c) => (c & this.space ? HAS_SPACE : NO_SPACE));
+    spaces[spaces.length - 1] = NO_SPACE;
+    return this.decode(gids, states, endMark, spaces, marks, fixed, first, spaces);
   }
 
   /** In a cased pack a capital_after mark and another closing mark on one grapheme ("Präsident., Sehr") become the
@@ -217,7 +250,7 @@ export class CharEngine {
     }
     const endsSentence = unread.any ? unread.endsSentence(base) : startsAlnum(base[base.length - 1]);
     const endMark = end && Boolean(sentenceBits) && endsSentence && !forced[forced.length - 1] && !frozen?.trailing;
-    let cls = this.sentenceCase(read, await this.decode(gids, states, endMark, enforce, forced, fixed), marks);
+    let cls = this.sentenceCase(read, await this.decodeReread(gids, states, endMark, enforce, forced, fixed), marks);
     if (unread.any) {
       cls = unread.back(cls);
       if (required) { // beside an unread run too ('" 0%', '0% “': the model read no space there)
