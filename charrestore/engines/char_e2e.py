@@ -166,7 +166,10 @@ class CharEngine(Engine):
             return cls
         spaces = np.where(cls & self.space_bit, HAS_SPACE, NO_SPACE).astype(np.int32)
         spaces[-1] = NO_SPACE
-        mixed = (1 - weight) * logits + weight * self.logits(gids, spaces)
+        logits *= 1 - weight  # in place: a long input's logits are large
+        mixed = self.logits(gids, spaces)
+        mixed *= weight
+        mixed += logits
         return self.decode(gids, states, end_mark, spaces, marks, fixed, mixed)
 
     def sentence_end_alone(self, scores: np.ndarray, cls: np.ndarray, given: np.ndarray) -> np.ndarray:
