@@ -154,7 +154,7 @@ class CharEngine(Engine):
         return self.pairing.resolve(out, gains, self.settings.pair_bonus) if self.pairing else out
 
     def decode_reread(self, gids: np.ndarray, states: np.ndarray, end_mark: bool, enforce: np.ndarray,
-                      marks: np.ndarray, fixed: np.ndarray) -> np.ndarray:
+                      marks: np.ndarray | None, fixed: np.ndarray | None) -> np.ndarray:
         """``decode``; where the spaces are restored (``states`` all unknown) and the card's ``reread`` is on, then
         again from the logits mixed with a second reading that is given the decided spaces. The model reads the
         marks and case of spaced input better (ru dev, CAPS: 0.753 unspaced, 0.771 with the true spaces); the

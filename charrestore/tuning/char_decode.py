@@ -69,8 +69,4 @@ def decode(engine, docs, logits, bias, nb=False, penalty=math.inf, states=None):
 
 def merged_logits(engine, docs) -> list[np.ndarray]:
     """The merged window logits of each unspaced document, under the engine's window settings."""
-    out = []
-    for _, gids, _ in docs:
-        states = np.zeros(len(gids), np.int32)
-        out.append(np.concatenate([lg for _, lg in engine.window_logits(gids * 3 + states)]))
-    return out
+    return [engine.logits(gids, np.full(len(gids), UNKNOWN, np.int32)) for _, gids, _ in docs]
