@@ -63,33 +63,33 @@ def abbreviation_forms(base: list[str], cls: np.ndarray, pack: LanguagePack, kep
     if not pack.abbreviation_forms or not len(base):
         return cls
     forms = parsed(pack.features, pack.abbreviation_forms)
-    longest = max(sum(1 for c in f if c & pack.bit(SPACE)) for f in forms.values()) + 1
-    caps_bit, space_bit, mark_bits = pack.bit(CAPS), pack.bit(SPACE), pack.mark_bits
+    space_bit = pack.bit(SPACE)
+    longest = max(sum(1 for c in f if c & space_bit) for f in forms.values()) + 1  # words in a form
     spans = words(base, cls, pack)
     i = 0
     while i < len(spans):
         for m in range(min(longest, len(spans) - i), 0, -1):
             s, e = spans[i][0], spans[i + m - 1][1]
             form = forms.get(tuple(g.lower() for g in base[s:e]))
-            if form is None or (kept[s:e] & mark_bits).any() or (inside is not None and inside[s:e].any()):
-                continue
-            if any(cls[p] & space_bit and not form[p - s] & space_bit for p in range(s, e - 1)):
-                continue  # a word boundary the form does not have
-            for k, c in enumerate(form):
-                j = s + k
-                old = int(cls[j])
-                last = k == len(form) - 1
-                marks = c & mark_bits
-                if last:
-                    marks |= old & mark_bits
-                if k == 0:
-                    marks |= old & pack.opening_bits
-                opens = k == 0 and (s == 0 or bool(cls[s - 1] & pack.capital_bits))
-                case = (c | kept[j] | (old if opens else 0)) & caps_bit
-                space = old & space_bit if keep or last else c & space_bit
-                cls[j] = (old & ~(caps_bit | mark_bits | space_bit)) | case | marks | space
+            if (form is None or (kept[s:e] & pack.mark_bits).any() or (inside is not None and inside[s:e].any())
+                    or any(cls[p] & space_bit and not form[p - s] & space_bit for p in range(s, e - 1))):
+                continue  # no form, a typed mark, a protected span, or a word boundary the form does not have
+            _write(cls, s, form, kept, keep, pack)
             i += m
             break
         else:
             i += 1
     return cls
+
+
+def _write(cls: np.ndarray, s: int, form: tuple[int, ...], kept: np.ndarray, keep: bool, pack: LanguagePack) -> None:
+    """The form's classes from ``s`` on: its capitals (the first letter's own capital at a sentence's start), its
+    marks (the last letter's own ones too, the first letter's opening mark), its inner spaces unless ``keep``."""
+    caps_bit, space_bit, mark_bits = pack.bit(CAPS), pack.bit(SPACE), pack.mark_bits
+    opens = s == 0 or bool(cls[s - 1] & pack.capital_bits)
+    for k, c in enumerate(form):
+        j, old, last = s + k, int(cls[s + k]), k == len(form) - 1
+        marks = (c & mark_bits) | (old & mark_bits if last else 0) | (old & pack.opening_bits if k == 0 else 0)
+        case = (c | kept[j] | (old if k == 0 and opens else 0)) & caps_bit
+        space = old & space_bit if keep or last else c & space_bit
+        cls[j] = (old & ~(caps_bit | mark_bits | space_bit)) | case | marks | space

@@ -211,7 +211,7 @@ def _check_forms(source, forms, marks, spaced: bool, cased: bool) -> None:
     its other characters letters, digits, hyphens or apostrophes; no two forms share their letters."""
     seen = set()
     for form in map(str, forms):
-        letters = "".join(c for c in form.lower() if c not in marks and c != " ")
+        letters = base_form(form, marks).replace(" ", "")
         if not (form[:1].isalnum() and form == " ".join(form.split()) and (spaced or " " not in form)
                 and (cased or form == form.lower()) and all(c.isalnum() or c in "-'’" for c in letters)
                 and letters not in seen):
