@@ -22,6 +22,12 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
   accepts with its first letter a capital ("Wasser", "Richtungen", "München", any inflected form) and not in small
   letters takes that capital, unless the training text writes it in small letters more than a tenth as often as
   with capitals inside a sentence ("first" in "America first"; the dictionary knows "der First").
+- en (for the char engine; the pipeline's token model has lists of its own): the en token card's ``mixed``
+  spellings, the acronyms that the training text writes in capitals (outside lines mostly in capitals) at least
+  ``--capitals-least`` times and in at least ``--capitals-share`` of the times it writes the word ("AI", "DNA"), the
+  stems that hunspell-en-us has only in capitals and does not accept in small letters ("NASA", "FBI"; not "US"),
+  which the training text writes in small letters at most a tenth as often as with capitals inside a sentence,
+  and the words of the token card's ``proper`` list with a capital ("Rwanda", "Monday").
 - every pack (``--brands``, vi has only these): brands and names that English writes in mixed case, from the
   en token card's ``mixed`` spellings ("iPhone", "YouTube", "GmbH"; a small first letter and then a capital, or two
   capitals each with small letters after the first; four letters or more), which the language's frequent words
@@ -37,7 +43,7 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
   replaces another route's form of the word ("BAföG", not hunspell-de-de's "Bafög").
 
     pip install wordfreq pymorphy3 pymorphy3-dicts-ru spylls
-    python scripts/build_proper_case.py --lang ru es fr de vi
+    python scripts/build_proper_case.py --lang ru es fr de vi en
 """
 
 from __future__ import annotations
@@ -48,7 +54,6 @@ import json
 import lzma
 import re
 import shlex
-import subprocess
 import sys
 from collections import Counter
 from functools import cache
@@ -57,6 +62,7 @@ from pathlib import Path
 
 from charrestore.cards import write_card
 from charrestore.proper_case import AFTER_NAME, FORMAT, NAME, ProperCase
+from word_sources import HUNSPELL, cased_stems, frequent, hunspell
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -106,41 +112,30 @@ def russian_forms(n_words: int, share: float, surname_share: float) -> tuple[lis
     return forms, seen
 
 
-HUNSPELL = {"es": ("hunspell-es", "es_ES"), "fr": ("hunspell-fr-classical", "fr"),
-            "en": ("hunspell-en-us", "en_US"), "de": ("hunspell-de-de", "de_DE")}
 # the char model's training text of each pack (its card's corpora)
 TRAINING = {"es": ("es/es_congreso_train.tsv.xz",), "fr": ("fr/eltec_novels_train.tsv.xz",),
             "de": ("de/de_bundestag_train.tsv.xz",), "ru": ("ru/ruslit_prose_train.tsv.xz",),
-            "vi": ("vi/viwiki_train.tsv.xz", "vi/dantri_train.tsv.xz", "vi/baomoisapo_train.tsv.xz")}
+            "vi": ("vi/viwiki_train.tsv.xz", "vi/dantri_train.tsv.xz", "vi/baomoisapo_train.tsv.xz"),
+            "en": tuple(f"en/{name}.tsv" for name in (
+                "ted_train", "ted_extra", "public_domain/gutenberg_books", "scotus_oral_arguments", "earnings_calls",
+                "ami_meetings", "brown_train_docs", "public_domain/state_of_the_union_1945_2006",
+                "public_domain/inaugural_addresses_1789_2021"))}
 CORPORA = ROOT.parent / "shared" / "corpora"
 # English's mixed-case spellings: "iPhone", "eBay"; "YouTube", "GmbH", "McDonald" (not "VAs", "MHz", "fB")
 _BRAND = re.compile(r"[ie][A-Z][A-Za-z]+|[A-Z][a-z]+[A-Z][A-Za-z]*")
 # a Latin word that one of these accepts in small letters is a word of that language ("que", "les", "moco")
-WORDS_OF = {"ru": ("es", "fr"), "es": ("es",), "fr": ("fr",), "de": ("de",), "vi": ()}
+WORDS_OF = {"ru": ("es", "fr"), "es": ("es",), "fr": ("fr",), "de": ("de",), "vi": (), "en": ()}
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _LETTERS = re.compile(r"[^\W\d_]+")
 _OPENS = re.compile(r"[.!?¿¡«\"—–-]\s*$")  # what a word that starts a sentence or a quote follows
 
 
-def hunspell(lang: str, work: Path):
-    """The language's Hunspell dictionary (spylls), from its Debian package (``apt-get download``)."""
-    from spylls.hunspell import Dictionary
-
-    package, stem = HUNSPELL[lang]
-    work.mkdir(parents=True, exist_ok=True)
-    if not any(work.glob(f"{package}_*.deb")):
-        subprocess.run(["apt-get", "download", package], cwd=work, check=True, capture_output=True)
-    tree = work / package
-    subprocess.run(["dpkg-deb", "-x", str(next(work.glob(f"{package}_*.deb"))), str(tree)], check=True)
-    return Dictionary.from_files(str(tree / "usr" / "share" / "hunspell" / stem))
-
-
 def training_text(lang: str):
-    """The lines of the pack's training text (without their ids)."""
+    """The lines of the pack's training text (without their ids, or Brown's genre)."""
     for name in TRAINING[lang]:
-        with lzma.open(CORPORA / name, "rt", encoding="utf-8") as fh:
+        with (lzma.open if name.endswith(".xz") else open)(CORPORA / name, "rt", encoding="utf-8") as fh:
             for line in fh:
-                yield line.rstrip("\n").split("\t", 1)[-1]
+                yield line.rstrip("\n").split("\t")[-1]
 
 
 @cache  # (the es/fr route and the brands route both read it)
@@ -226,25 +221,6 @@ def rarely_small(lang: str, forms: list[str]) -> list[str]:
     return [form for form in forms if small[form.lower()] <= 0.1 * capital[form.lower()]]
 
 
-def frequent(lang: str, n_words: int) -> list[str]:
-    """wordfreq's most frequent words of ``lang`` (its large list, else its best)."""
-    import wordfreq
-
-    large = lang in wordfreq.available_languages("large")
-    return wordfreq.top_n_list(lang, n_words, wordlist="large" if large else "best")
-
-
-def cased_stems(dictionary) -> dict[str, str]:
-    """A Hunspell dictionary's stems that it writes with capitals and not in small letters: small -> cased."""
-    stems = {word.stem for word in dictionary.dic.words}
-    lower = {w for w in stems if w == w.lower()}
-    cased = {}
-    for w in sorted(stems):  # (of two cased stems, "OTAN" and "Otan", the first in code-point order)
-        if w != w.lower() and w.lower() not in lower and len(w) > 1 and w.replace("-", "").isalpha():
-            cased.setdefault(w.lower(), w)
-    return cased
-
-
 def brand_forms(lang: str, n_words: int, work: Path, taken: list[str]) -> tuple[list[str], dict]:
     """The brands and (ru) Latin names of the ``--brands`` route (module docstring) that ``taken`` lacks."""
     token = json.loads((ROOT / "models" / "en" / "token.json").read_text(encoding="utf-8"))
@@ -267,6 +243,33 @@ def brand_forms(lang: str, n_words: int, work: Path, taken: list[str]) -> tuple[
         seen["brands" if word in spelled else "latin_names"] += 1
     return forms, seen
 
+def english_forms(n_words: int, work: Path, least: int, share: float) -> tuple[list[str], dict]:
+    """The en route (module docstring): the token card's proper forms and mixed spellings, and the acronyms of
+    hunspell-en-us and of the training text, and what was counted."""
+    token = json.loads((ROOT / "models" / "en" / "token.json").read_text(encoding="utf-8"))
+    dictionary = hunspell("en", work)
+    cased = cased_stems(dictionary)
+    listed = rarely_small("en", [form for word in frequent("en", n_words) if (form := cased.get(word))
+                                 and form.isupper() and not dictionary.lookup(word)])
+    upper, words = Counter(), Counter()
+    for text in training_text("en"):
+        letters = [c for c in text if c.isalpha()]
+        if sum(c.isupper() for c in letters) > 0.5 * len(letters):
+            continue  # a heading or a shout
+        for m in _LETTERS.finditer(text):
+            words[m.group(0).lower()] += 1
+            upper[m.group(0).lower()] += len(m.group(0)) > 1 and m.group(0).isupper()
+    counted = [w.upper() for w, n in upper.most_common() if n >= least and n >= share * words[w]]
+    spelled = [form for form in token["mixed"].values() if form.isalpha()]
+    capital = [w.capitalize() for w in token["proper"] if w.isalpha() and len(w) > 1]
+    forms, have = [], set()
+    for form in spelled + counted + listed + capital:  # the first form of a word wins
+        if form.lower() not in have:
+            have.add(form.lower())
+            forms.append(form)
+    return forms, {"token_mixed": len(spelled), "training_capitals": len(counted), "hunspell_capitals": len(listed),
+                   "token_proper": len(capital), "kept": len(forms)}
+
 
 STEMS_RULE = ("a word of the list that the Hunspell dictionary has only as a stem with capitals and does not accept in "
               "small letters, written in small letters in the training text at most 0.1 times as often as with "
@@ -280,7 +283,7 @@ DICTIONARY_ROUTES = {"es": (hunspell_forms, STEMS_RULE, "MPL-2.0"), "fr": (hunsp
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--lang", nargs="+", choices=["ru", "es", "fr", "de", "vi"], default=["ru"])
+    p.add_argument("--lang", nargs="+", choices=["ru", "es", "fr", "de", "vi", "en"], default=["ru"])
     p.add_argument("--words", type=int, default=300000, help="the most frequent words of wordfreq's list read")
     p.add_argument("--share", type=float, default=0.8, help="the least share of proper-noun analyses")
     p.add_argument("--surname-share", type=float, default=0.1,
@@ -290,6 +293,9 @@ def main() -> None:
                    help="the least share of a word's times in the training text written in its mixed form")
     p.add_argument("--merged", type=int, default=20,
                    help="a mixed form whose parts are all words seen this often on their own is two words run together")
+    p.add_argument("--capitals-least", type=int, default=5, help="en: the fewest times an acronym of the training text")
+    p.add_argument("--capitals-share", type=float, default=0.9,
+                   help="en: the least share of a word's times in the training text written in capitals")
     p.add_argument("--out", type=Path, default=ROOT / "models", help="models root")
     p.add_argument("--work", type=Path, default=ROOT / "runs" / "hunspell", help="where the Debian packages go")
     args = p.parse_args()
@@ -307,6 +313,18 @@ def main() -> None:
             sources.append({"what": f"pymorphy3 {version('pymorphy3')} with pymorphy3-dicts-ru "
                                     f"{version('pymorphy3-dicts-ru')}: the OpenCorpora dictionary's analyses",
                             "license": "CC BY-SA 3.0 (OpenCorpora data)"})
+        elif lang == "en":
+            forms, seen = english_forms(args.words, args.work, args.capitals_least, args.capitals_share)
+            rules.append("the en token card's mixed spellings; a word that the training text (outside lines mostly in "
+                         f"capitals) writes in capitals at least {args.capitals_least} times, and in at least "
+                         f"{args.capitals_share} of the times it writes the word, or that hunspell-en-us has only as a "
+                         "stem in capitals and does not accept in small letters and the training text writes in small "
+                         "letters at most 0.1 times as often as with capitals inside a sentence: its capitals; a word "
+                         "of the en token card's proper list: a capital")
+            sources.append({"what": f"Debian's hunspell-en-us (Hunspell dictionary from SCOWL, read with spylls "
+                                    f"{version('spylls')})", "license": "SCOWL's (BSD-like, see the package's "
+                                                                        "copyright file)"})
+            sources.append({"what": "models/en/token.json: its proper list", "license": "as that card"})
         elif lang in DICTIONARY_ROUTES:
             route, rule, licence = DICTIONARY_ROUTES[lang]
             forms, seen = route(lang, args.words, args.work)

@@ -161,11 +161,11 @@ def test_the_parts_of_a_compound_the_list_lacks_are_looked_up_alone():
 
 @pytest.fixture()
 def data_root(tmp_path):
-    """A CHARRESTORE_DATA folder: the en pack naming a list of proper forms, its fixture char model, the list."""
+    """A CHARRESTORE_DATA folder: the en pack (it names a list of proper forms), its fixture char model, a list."""
     (tmp_path / "languages" / "en").mkdir(parents=True)
     pack = (ROOT / "languages" / "en" / "pack.toml").read_text(encoding="utf-8")
-    named = pack.replace("[models]\n", '[models]\nproper = "proper"\n')
-    (tmp_path / "languages" / "en" / "pack.toml").write_text(named, encoding="utf-8")
+    assert '\nproper = "proper"\n' in pack
+    (tmp_path / "languages" / "en" / "pack.toml").write_text(pack, encoding="utf-8")
     folder = tmp_path / "models" / "en"
     folder.mkdir(parents=True)
     for name in ("char.json", "char.onnx"):
@@ -226,3 +226,14 @@ def test_the_mixed_forms_the_training_text_writes_are_listed(lang, form):
     if not (models_dir() / lang / "proper.json").is_file():
         pytest.skip(f"no shipped {lang} list of proper forms")
     assert ProperCase.load(lang).capitals(form.lower()) == tuple(k for k, c in enumerate(form) if c.isupper())
+
+
+def test_the_shipped_english_char_engine_writes_acronyms_and_no_mixed_case_of_its_own():
+    """en's char engine (the page runs it) read spaced text as "Will aI change", "NASa": its list cleans that."""
+    if not (models_dir() / "en" / "proper.json").is_file():
+        pytest.skip("no shipped en list of proper forms")
+    for spaces, text in [("keep", "will ai change our future i asked nasa and the fbi about my iphone in china"),
+                         ("auto", "willaichangeourfutureiaskednasaandthefbiaboutmyiphoneinchina")]:
+        words = Restorer(lang="en", engine="char", spaces=spaces)(text).replace(".", " ").replace(",", " ").split()
+        assert {"AI", "NASA", "FBI", "iPhone", "China"} <= set(words), words
+        assert all(w == w.lower() or w[1:] == w[1:].lower() or w.isupper() or w == "iPhone" for w in words), words
