@@ -506,3 +506,40 @@ def test_a_feature_rarer_than_min_support_keeps_bias_zero_and_does_not_judge(dat
     retuned = tuning["retuned_keys"] or tuned  # (where the card's own decoding stayed, what the retune chose)
     assert retuned["bias"]["."] == 0.0 and "." not in tuning["biases_fitted"] and "." not in tuning["features_judged"]
     assert tuning["min_support"] == 105
+
+
+def test_tune_char_reread_only_writes_the_weight_and_its_grid_and_nothing_else(data_root, tmp_path):
+    """``tune char --reread-only``: the weight of the second reading, every weight of the grid scored (0 always)."""
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join(" ".join(f"{c}." for c in LETTERS[i:] + LETTERS[:i]) for i in range(8)) + "\n",
+                   encoding="utf-8")
+    before = card(data_root, "char")
+    chosen = tune(data_root, "char", "--lang", "en", "--dev", str(dev), "--reread-only", "--rereads", "0.5", "1",
+                  "--threads", "1", "--write-card")
+    after = card(data_root, "char")
+    grid = after["tuning"]["reread_grid"]
+    assert [g["reread"] for g in grid] == [0.0, 0.5, 1.0] and after["reread"] == chosen["reread"]
+    best = max(grid, key=lambda g: g["objective"])
+    assert chosen["reread"] in (0.0, best["reread"]) and set(chosen) == {"reread"}
+    assert {k: v for k, v in after.items() if k not in ("reread", "tuning")} == \
+        {k: v for k, v in before.items() if k not in ("reread", "tuning")}
+
+
+@pytest.mark.parametrize("card_period, grid, chosen", [(0.0, [0.0, 12.0], "retuned"), (12.0, [0.0], "the card's")])
+def test_the_marks_biases_are_fit_to_the_second_reading_and_judged_on_the_odd_documents(data_root, card_period,
+                                                                                        grid, chosen):
+    """``--reread-biases``: every word is one letter with a period after it, so "." +12 is right. Fit to the two
+    readings' logits, the ascent finds it; where the grid cannot reach the card's +12, the odd documents keep the
+    card's biases. SPACE keeps the card's bias: the spaces are the first reading's."""
+    from charrestore.tuning.char_decode import decodable
+    from charrestore.tuning.char_reread import reread_biases
+
+    engine = CharEngine.load(EN, data_root / "models", EngineOptions(segmenter="none"))
+    engine = engine.configured(reread=1.0, bias={".": card_period, "SPACE": 0.5})
+    refs = [" ".join(f"{c}." for c in LETTERS[i:] + LETTERS[:i]) for i in range(8)]
+    ref_cls, docs = decodable(refs[0::2], engine)
+    bias, record = reread_biases(engine, docs, ref_cls, refs[1::2], grid, 0.0005, 0)
+    assert record["chosen"] == chosen and bias["."] == 12.0 and bias["SPACE"] == 0.5
+    assert "SPACE" not in record["fitted"] and len(record["steps"]) == 2
+    if chosen == "retuned":  # the odd documents' periods, found by the fit
+        assert record["scores_retuned_odd"]["."] > record["scores_card_odd"]["."]

@@ -161,16 +161,22 @@ class CharEngine(Engine):
         first reading hedges the spaces it got wrong."""
         logits = self.logits(gids, states)
         cls = self.decode(gids, states, end_mark, enforce, marks, fixed, logits)
-        weight = self.settings.reread
-        if not weight or not self.space_bit or len(gids) < 2 or (states != UNKNOWN).any():
+        if not self.settings.reread or not self.space_bit or len(gids) < 2 or (states != UNKNOWN).any():
             return cls
+        spaces, mixed = self.second_reading(gids, cls, logits)
+        return self.decode(gids, states, end_mark, spaces, marks, fixed, mixed)
+
+    def second_reading(self, gids: np.ndarray, cls: np.ndarray, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The spaces that the first reading's classes ``cls`` decided, as states, and the logits of a second
+        reading given them, mixed with the first's (``logits``, scaled in place: a long input's are large)."""
         spaces = np.where(cls & self.space_bit, HAS_SPACE, NO_SPACE).astype(np.int32)
         spaces[-1] = NO_SPACE
-        logits *= 1 - weight  # in place: a long input's logits are large
+        weight = self.settings.reread
+        logits *= 1 - weight
         mixed = self.logits(gids, spaces)
         mixed *= weight
         mixed += logits
-        return self.decode(gids, states, end_mark, spaces, marks, fixed, mixed)
+        return spaces, mixed
 
     def sentence_end_alone(self, scores: np.ndarray, cls: np.ndarray, given: np.ndarray) -> np.ndarray:
         """In a cased pack a ``capital_after`` mark and another closing mark on one grapheme ("Präsident., Sehr")

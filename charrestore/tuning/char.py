@@ -7,8 +7,9 @@ the cost of keeping a capital after a comma, what a sentence gains by taking bot
 (``pair_bonus``: es "¿" … "?"), and how far restored spaces follow the spaces and joins of spaced
 input (``given_space``, ``given_join``: spacing correction, tuned on the documents with their spaces damaged; with
 NB spaces, NB's cuts where they agree with the typed text; ``--given-only`` tunes this pair alone). ``--reread-only``
-tunes ``reread`` (how much a second reading of unspaced input, given its restored spaces, weighs), which the whole
-run leaves as the card has it.
+tunes ``reread`` (how much a second reading of unspaced input, given its restored spaces, weighs; with
+``--reread-biases`` the marks' and case's biases under it too: char_reread.py), which the whole run leaves as the card
+has it.
 Last, the card's own decoding and the retuned one are scored on the odd-numbered dev documents, which the ascent
 never saw: where the card's beats the retuned by the ascent's objective (the features' mean F plus half of ALL), it
 stays (a coordinate ascent that trades one feature's F for another's can end below where it started, and on the
@@ -32,11 +33,12 @@ import numpy as np
 from ..engines.base import EngineOptions
 from ..engines.char_e2e import CharEngine
 from ..engines.char_settings import DECODING_KEYS, agreed
-from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, UNKNOWN
+from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE
 from ..packs import load_pack
 from .char_decode import decodable, decode, feature_scores, merged_logits, objective, supported
+from .char_reread import run_reread
 from .dev import load_dev
-from .record import card_path, update_card
+from .record import card_path, update_card, write_pair
 
 
 def tune_biases(engine, docs, ref_cls, logits, features, grid, nb=False) -> dict:
@@ -297,6 +299,9 @@ def add_arguments(p) -> None:
                    help="tune only reread (a second reading given the restored spaces) under the card's decoding")
     p.add_argument("--rereads", type=float, nargs="+", default=[0.25, 0.5, 0.75, 1.0],
                    help="grid of the second reading's weight in the logits (0, one reading, is always tried)")
+    p.add_argument("--reread-biases", action="store_true",
+                   help="with --reread-only: then fit the biases of the marks and case to the two readings (the "
+                        "odd dev documents judge whether they replace the card's)")
 
 
 def run(args, command: str) -> dict:
@@ -333,7 +338,7 @@ def run_nb(args, engine: CharEngine, refs: list[str], command: str) -> dict:
     enforced = feature_scores(engine.pack, ref_cls, decode(engine, docs, logits, bias, nb=True))["ALL"]
     soft, _, grid = tune_nb_soft(engine, docs, ref_cls, logits, bias, args.nb_spaces, args.nb_joins, enforced,
                                  args.tolerance)
-    return _write_pair(args, engine, soft or {"nb_space": None, "nb_join": None},
+    return write_pair(args, engine, soft or {"nb_space": None, "nb_join": None},
                        {"nb_soft_grid": grid, "nb_soft_command": command,
                         "nb_soft_objective": NB_SOFT_OBJECTIVE.format(args.tolerance)})
 
@@ -346,39 +351,5 @@ def run_given(args, engine: CharEngine, refs: list[str], command: str) -> dict:
     given, grid = tune_given_spaces(engine, docs, ref_cls, merged_logits(engine, docs), s.bias,
                                     s.capital_after_mark_penalty, args.given_spaces, args.given_joins, args.damage,
                                     nb=engine.segmenter is not None)
-    return _write_pair(args, engine, given, {"given_spaces_grid": grid, "given_spaces_command": command,
+    return write_pair(args, engine, given, {"given_spaces_grid": grid, "given_spaces_command": command,
                                              "given_spaces_damage": {"drop": args.damage[0], "add": args.damage[1]}})
-
-
-def run_reread(args, engine: CharEngine, refs: list[str], command: str) -> dict:
-    """``--reread-only``: ``reread``, the weight of a second reading given the decided spaces, under the card's other
-    decoding, on the even dev documents decoded as the runtime does (``CharEngine.decode_reread``): the grid's
-    best by the tuner's objective, but one reading (0) unless the best beats it by more than ``--tolerance``: a
-    second reading doubles the model's time."""
-    if not engine.space_bit:
-        raise ValueError(f"{args.lang}: the pack restores no spaces, so there is nothing to read again with them")
-    ref_cls, docs = decodable(refs[0::2], engine)
-    features = supported(engine.pack, ref_cls, args.min_support)
-    grid = []
-    for weight in [0.0, *sorted(set(args.rereads) - {0.0})]:
-        trial = engine.configured(reread=weight)
-        preds = []
-        for base, gids, enforce in docs:
-            unknown = np.full(len(gids), UNKNOWN, np.int32)
-            cls = trial.decode_reread(gids, unknown, trial.ends_sentence(base), enforce, None, None)
-            preds.append(trial.proper_case(base, trial.sentence_case(base, cls)))
-        scores = feature_scores(engine.pack, ref_cls, preds)
-        grid.append({"reread": weight, **scores, "objective": objective(scores, features)})
-    best = max(grid, key=lambda g: g["objective"])
-    weight = best["reread"] if best["objective"] > grid[0]["objective"] + args.tolerance else 0.0
-    return _write_pair(args, engine, {"reread": weight}, {"reread_grid": grid, "reread_command": command})
-
-
-def _write_pair(args, engine: CharEngine, keys: dict, records: dict) -> dict:
-    """A one-pair run's keys, printed and, with ``--write-card``, written into the card beside its other keys and
-    records (``records`` added to its ``tuning``)."""
-    if args.write_card:
-        path = card_path(args.lang, engine.pack.models["char"], Path(args.models_dir) if args.models_dir else None)
-        update_card(path, {**keys, "tuning": {**engine.card.get("tuning", {}), **records}}, args.lang)
-    print(json.dumps(keys))
-    return keys

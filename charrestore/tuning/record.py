@@ -7,6 +7,7 @@ with its sha256 check (a card whose model changed is not silently re-stamped) an
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from ..cards import card_location, pack_view, read_card, write_card
@@ -36,3 +37,13 @@ def record_dev_metrics(path: Path, key: str, metrics, lang: str | None = None) -
     card, _ = read_card(Path(path))
     section = card["packs"].get(lang, {}) if "packs" in card else card
     return update_card(path, {"dev_metrics": {**section.get("dev_metrics", {}), key: metrics}}, lang)
+
+
+def write_pair(args, engine, keys: dict, records: dict) -> dict:
+    """A one-pair run's keys, printed and, with ``--write-card``, written into the card beside its other keys and
+    records (``records`` added to its ``tuning``)."""
+    if args.write_card:
+        path = card_path(args.lang, engine.pack.models["char"], Path(args.models_dir) if args.models_dir else None)
+        update_card(path, {**keys, "tuning": {**engine.card.get("tuning", {}), **records}}, args.lang)
+    print(json.dumps(keys))
+    return keys
