@@ -61,7 +61,9 @@ from importlib.metadata import version
 from pathlib import Path
 
 from charrestore.cards import write_card
+from charrestore.holdout import held_out
 from charrestore.proper_case import AFTER_NAME, FORMAT, NAME, ProperCase
+from charrestore.training.corpus import HELD_OUT
 from word_sources import HUNSPELL, cased_stems, frequent, hunspell
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,11 +133,15 @@ _OPENS = re.compile(r"[.!?¿¡«\"—–-]\s*$")  # what a word that starts a se
 
 
 def training_text(lang: str):
-    """The lines of the pack's training text (without their ids, or Brown's genre)."""
+    """The lines of the pack's training text (without their ids, or Brown's genre), but the documents that a
+    training file holds out as dev documents (``corpus.HELD_OUT``: Brown's fifth)."""
     for name in TRAINING[lang]:
+        every = HELD_OUT.get(Path(name).name.split(".")[0])
         with (lzma.open if name.endswith(".xz") else open)(CORPORA / name, "rt", encoding="utf-8") as fh:
             for line in fh:
-                yield line.rstrip("\n").split("\t")[-1]
+                fields = line.rstrip("\n").split("\t")
+                if not every or not held_out(fields[0], every):
+                    yield fields[-1]
 
 
 @cache  # (the es/fr route and the brands route both read it)
