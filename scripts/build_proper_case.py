@@ -35,8 +35,10 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
   most a tenth as often as with capitals inside a sentence ("muchas" is no "muchAS", "moco" no "MoCo"). ru adds
   the Latin words of three letters or more among its frequent words that English writes with capitals: the en
   token card's ``proper`` list ("google", "twitter") and the cased stems of Debian's hunspell-en-us ("nasa",
-  "bbc"), unless the es or fr dictionary accepts them ("que", "les").
-
+  "bbc"), unless the es or fr dictionary accepts them ("que", "les"). es, fr and de add the names of news
+  ("obama", "biden"): hunspell-en-us's stems with a capital first letter that the token card's ``proper`` list
+  holds too, unless the language's dictionary accepts them, with "ss" as "ß" too ("weiss"), or they are a
+  frequent word without its accents ("unico", "ecole").
 - every pack: the words that its char model's training text writes in mixed case ("AfD", "BAföG", "VinaPhone",
   "XIXe"), often and nearly always so, unless they are two words a typist ran together ("delEstado"). The model
   learned these spellings; the runtime lowers the mixed case of a word the list lacks ("миниСтр"). Such a spelling
@@ -64,7 +66,7 @@ from charrestore.cards import write_card
 from charrestore.holdout import held_out
 from charrestore.proper_case import AFTER_NAME, FORMAT, NAME, ProperCase
 from charrestore.training.corpus import HELD_OUT
-from word_sources import HUNSPELL, cased_stems, frequent, hunspell
+from word_sources import HUNSPELL, cased_stems, english_names, fold, frequent, hunspell
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -126,6 +128,8 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 # English's mixed-case spellings: "iPhone", "eBay"; "YouTube", "GmbH", "McDonald" (not "VAs", "MHz", "fB")
 _BRAND = re.compile(r"[ie][A-Z][A-Za-z]+|[A-Z][a-z]+[A-Z][A-Za-z]*")
 # a Latin word that one of these accepts in small letters is a word of that language ("que", "les", "moco")
+NAMES_FROM_ENGLISH = ("es", "fr", "de")  # the names English writes with a capital: brand_forms
+ENGLISH_WORDS = ("ru", "en", *NAMES_FROM_ENGLISH)  # the lists that take words of hunspell-en-us and the token card
 WORDS_OF = {"ru": ("es", "fr"), "es": ("es",), "fr": ("fr",), "de": ("de",), "vi": (), "en": ()}
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _LETTERS = re.compile(r"[^\W\d_]+")
@@ -228,26 +232,35 @@ def rarely_small(lang: str, forms: list[str]) -> list[str]:
 
 
 def brand_forms(lang: str, n_words: int, work: Path, taken: list[str]) -> tuple[list[str], dict]:
-    """The brands and (ru) Latin names of the ``--brands`` route (module docstring) that ``taken`` lacks."""
+    """The brands, (ru) Latin names and (es, fr, de) English names of the ``--brands`` route (module docstring) that
+    ``taken`` lacks."""
     token = json.loads((ROOT / "models" / "en" / "token.json").read_text(encoding="utf-8"))
     spelled = {w: f for w, f in token["mixed"].items() if _BRAND.fullmatch(f)}
     capital = {w: w.capitalize() for w in token["proper"]} if lang == "ru" else {}
     upper = cased_stems(hunspell("en", work)) if lang == "ru" else {}
+    names = english_names(token, work) if lang in NAMES_FROM_ENGLISH else {}
     have = {line.split("\t")[0].lower() for line in taken}
     words_of = [hunspell(other, work) for other in WORDS_OF[lang]]
     small, inside = training_case(lang) if lang in TRAINING else ({}, {})
-    forms, seen = [], {"brands": 0, "latin_names": 0}
-    for word in frequent(lang, n_words):
+    frequent_words = frequent(lang, n_words)
+    bare = {fold(w) for w in frequent_words} - set(frequent_words)  # "unico" is "único", "ecole" "école"
+    forms, seen = [], {"brands": 0, "latin_names": 0, "english_names": 0}
+    for word in frequent_words:
         if word in have or len(word) < 3 or not word.isascii() or not word.isalpha():
             continue
-        form = spelled.get(word) or upper.get(word) or capital.get(word)
+        form = spelled.get(word) or upper.get(word) or capital.get(word) or names.get(word)
         if form is None or len(form) < 4 and word in spelled or small.get(word, 0) > 0.1 * inside.get(word, 0):
             continue
         if any(dictionary.lookup(word) for dictionary in words_of):
             continue
+        kind = "brands" if word in spelled else "latin_names" if lang == "ru" else "english_names"
+        # wordfreq writes German's "ß" as "ss" ("weiss" is "weiß"), and informal text drops accents
+        if kind == "english_names" and (word in bare or any(d.lookup(word.replace("ss", "ß")) for d in words_of)):
+            continue
         forms.append(form)
-        seen["brands" if word in spelled else "latin_names"] += 1
+        seen[kind] += 1
     return forms, seen
+
 
 def english_forms(n_words: int, work: Path, least: int, share: float) -> tuple[list[str], dict]:
     """The en route (module docstring): the token card's proper forms and mixed spellings, and the acronyms of
@@ -292,16 +305,14 @@ def main() -> None:
     p.add_argument("--lang", nargs="+", choices=["ru", "es", "fr", "de", "vi", "en"], default=["ru"])
     p.add_argument("--words", type=int, default=300000, help="the most frequent words of wordfreq's list read")
     p.add_argument("--share", type=float, default=0.8, help="the least share of proper-noun analyses")
-    p.add_argument("--surname-share", type=float, default=0.1,
-                   help="ru: the least share of surname analyses of an after-name form")
+    p.add_argument("--surname-share", type=float, default=0.1, help="ru: the least share of an after-name's surnames")
     p.add_argument("--mixed-least", type=int, default=3, help="the fewest times a mixed form of the training text")
     p.add_argument("--mixed-share", type=float, default=0.9,
                    help="the least share of a word's times in the training text written in its mixed form")
     p.add_argument("--merged", type=int, default=20,
                    help="a mixed form whose parts are all words seen this often on their own is two words run together")
     p.add_argument("--capitals-least", type=int, default=5, help="en: the fewest times an acronym of the training text")
-    p.add_argument("--capitals-share", type=float, default=0.9,
-                   help="en: the least share of a word's times in the training text written in capitals")
+    p.add_argument("--capitals-share", type=float, default=0.9, help="en: the least share of an acronym's times")
     p.add_argument("--out", type=Path, default=ROOT / "models", help="models root")
     p.add_argument("--work", type=Path, default=ROOT / "runs" / "hunspell", help="where the Debian packages go")
     args = p.parse_args()
@@ -327,10 +338,6 @@ def main() -> None:
                          "stem in capitals and does not accept in small letters and the training text writes in small "
                          "letters at most 0.1 times as often as with capitals inside a sentence: its capitals; a word "
                          "of the en token card's proper list: a capital")
-            sources.append({"what": f"Debian's hunspell-en-us (Hunspell dictionary from SCOWL, read with spylls "
-                                    f"{version('spylls')})", "license": "SCOWL's (BSD-like, see the package's "
-                                                                        "copyright file)"})
-            sources.append({"what": "models/en/token.json: its proper list", "license": "as that card"})
         elif lang in DICTIONARY_ROUTES:
             route, rule, licence = DICTIONARY_ROUTES[lang]
             forms, seen = route(lang, args.words, args.work)
@@ -352,13 +359,16 @@ def main() -> None:
                      "that spelling"
                      + (", else one of three letters or more that hunspell-en-us has only as a stem with capitals, "
                         "or that the en token card's proper list holds, its capitals" if lang == "ru" else "")
+                     + (", else one that hunspell-en-us has as a stem with a capital first letter and the en token "
+                        "card's proper list holds, its capital, unless it is a frequent word without its accents or "
+                        "the dictionary accepts it with ss as ß" if lang in NAMES_FROM_ENGLISH else "")
                      + "".join(f", unless hunspell {other} accepts it in small letters" for other in WORDS_OF[lang])
                      + (" or the training text writes it in small letters more than 0.1 times as often as "
                         "with capitals inside a sentence" if lang in TRAINING else ""))
-        sources.append({"what": "models/en/token.json: its mixed spellings" + (" and proper list" if lang == "ru"
-                                                                             else ""),
+        sources.append({"what": "models/en/token.json: its mixed spellings" + (
+            " and proper list" if lang in ENGLISH_WORDS else ""),
                         "license": "as that card (counted from the en corpora)"})
-        if lang == "ru":
+        if lang in ENGLISH_WORDS:
             sources.append({"what": "Debian's hunspell-en-us (Hunspell dictionary from SCOWL, read with spylls)",
                             "license": "SCOWL's (BSD-like, see the package's copyright file)"})
         if lang in TRAINING:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import subprocess
+import unicodedata
 from pathlib import Path
 
 HUNSPELL = {"es": ("hunspell-es", "es_ES"), "fr": ("hunspell-fr-classical", "fr"),
@@ -40,3 +41,16 @@ def cased_stems(dictionary) -> dict[str, str]:
         if w != w.lower() and w.lower() not in lower and len(w) > 1 and w.replace("-", "").isalpha():
             cased.setdefault(w.lower(), w)
     return cased
+
+
+def english_names(token: dict, work: Path) -> dict[str, str]:
+    """Names that English writes with a capital first letter: hunspell-en-us's cased stems ("Obama", "Macron") that
+    the en token card's proper list holds too. Small -> cased."""
+    proper = set(token["proper"])
+    return {w: f for w, f in cased_stems(hunspell("en", work)).items()
+            if w in proper and f[0].isupper() and not f.isupper()}
+
+
+def fold(word: str) -> str:
+    """``word`` without its accents, "ß" as "ss"."""
+    return "".join(c for c in unicodedata.normalize("NFD", word.replace("ß", "ss")) if not unicodedata.combining(c))

@@ -237,3 +237,20 @@ def test_the_shipped_english_char_engine_writes_acronyms_and_no_mixed_case_of_it
         words = Restorer(lang="en", engine="char", spaces=spaces)(text).replace(".", " ").replace(",", " ").split()
         assert {"AI", "NASA", "FBI", "iPhone", "China"} <= set(words), words
         assert all(w == w.lower() or w[1:] == w[1:].lower() or w.isupper() or w == "iPhone" for w in words), words
+
+
+@pytest.mark.parametrize("lang, text, names, words", [
+    ("es", "obama y torvalds es lo unico que sé", {"Obama", "Torvalds"}, {"unico"}),
+    ("fr", "obama et torvalds à l'ecole", {"Obama", "Torvalds"}, {"l'ecole"}),
+    ("de", "obama und torvalds ich weiss es", {"Obama", "Torvalds"}, {"weiss"})])
+def test_the_shipped_lists_write_the_names_english_capitalizes_but_no_word_without_its_accents(lang, text, names,
+                                                                                                 words):
+    """es, fr and de take the names of news from English ("Obama"), but not a word typed without its accents or
+    with "ss" for "ß", which English may hold as a name ("unico", "ecole", "weiss")."""
+    if not (models_dir() / lang / "proper.json").is_file():
+        pytest.skip(f"no shipped {lang} list of proper forms")
+    proper = ProperCase.load(lang)
+    assert all(proper.capitals(name.lower()) == (0,) for name in names)
+    assert all(proper.capitals(word.split("'")[-1]) is None for word in words)
+    out = Restorer(lang=lang, spaces="keep")(text).replace(",", " ").replace(".", " ").split()
+    assert names <= set(out), out
