@@ -339,8 +339,8 @@ def run_nb(args, engine: CharEngine, refs: list[str], command: str) -> dict:
     soft, _, grid = tune_nb_soft(engine, docs, ref_cls, logits, bias, args.nb_spaces, args.nb_joins, enforced,
                                  args.tolerance)
     return write_pair(args, engine, soft or {"nb_space": None, "nb_join": None},
-                       {"nb_soft_grid": grid, "nb_soft_command": command,
-                        "nb_soft_objective": NB_SOFT_OBJECTIVE.format(args.tolerance)})
+                      {"nb_soft_grid": grid, "nb_soft_command": command,
+                       "nb_soft_objective": NB_SOFT_OBJECTIVE.format(args.tolerance)})
 
 
 def run_given(args, engine: CharEngine, refs: list[str], command: str) -> dict:
@@ -352,4 +352,4 @@ def run_given(args, engine: CharEngine, refs: list[str], command: str) -> dict:
                                     s.capital_after_mark_penalty, args.given_spaces, args.given_joins, args.damage,
                                     nb=engine.segmenter is not None)
     return write_pair(args, engine, given, {"given_spaces_grid": grid, "given_spaces_command": command,
-                                             "given_spaces_damage": {"drop": args.damage[0], "add": args.damage[1]}})
+                                            "given_spaces_damage": {"drop": args.damage[0], "add": args.damage[1]}})
