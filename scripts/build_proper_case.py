@@ -66,7 +66,7 @@ from charrestore.cards import write_card
 from charrestore.holdout import held_out
 from charrestore.proper_case import AFTER_NAME, FORMAT, NAME, ProperCase
 from charrestore.training.corpus import HELD_OUT
-from word_sources import HUNSPELL, cased_stems, english_names, fold, frequent, hunspell
+from word_sources import HUNSPELL, cased_stems, en_token_card, english_names, fold, frequent, hunspell
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -234,7 +234,7 @@ def rarely_small(lang: str, forms: list[str]) -> list[str]:
 def brand_forms(lang: str, n_words: int, work: Path, taken: list[str]) -> tuple[list[str], dict]:
     """The brands, (ru) Latin names and (es, fr, de) English names of the ``--brands`` route (module docstring) that
     ``taken`` lacks."""
-    token = json.loads((ROOT / "models" / "en" / "token.json").read_text(encoding="utf-8"))
+    token = en_token_card()
     spelled = {w: f for w, f in token["mixed"].items() if _BRAND.fullmatch(f)}
     capital = {w: w.capitalize() for w in token["proper"]} if lang == "ru" else {}
     upper = cased_stems(hunspell("en", work)) if lang == "ru" else {}
@@ -265,7 +265,7 @@ def brand_forms(lang: str, n_words: int, work: Path, taken: list[str]) -> tuple[
 def english_forms(n_words: int, work: Path, least: int, share: float) -> tuple[list[str], dict]:
     """The en route (module docstring): the token card's proper forms and mixed spellings, and the acronyms of
     hunspell-en-us and of the training text, and what was counted."""
-    token = json.loads((ROOT / "models" / "en" / "token.json").read_text(encoding="utf-8"))
+    token = en_token_card()
     dictionary = hunspell("en", work)
     cased = cased_stems(dictionary)
     listed = rarely_small("en", [form for word in frequent("en", n_words) if (form := cased.get(word))

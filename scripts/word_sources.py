@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import unicodedata
+from functools import cache
 from pathlib import Path
 
+MODELS = Path(__file__).resolve().parent.parent / "models"
 HUNSPELL = {"es": ("hunspell-es", "es_ES"), "fr": ("hunspell-fr-classical", "fr"),
             "en": ("hunspell-en-us", "en_US"), "de": ("hunspell-de-de", "de_DE")}
 
@@ -54,3 +57,9 @@ def english_names(token: dict, work: Path) -> dict[str, str]:
 def fold(word: str) -> str:
     """``word`` without its accents, "ß" as "ss"."""
     return "".join(c for c in unicodedata.normalize("NFD", word.replace("ß", "ss")) if not unicodedata.combining(c))
+
+
+@cache
+def en_token_card() -> dict:
+    """The en token card (the shipped one), whose names and mixed spellings several routes take."""
+    return json.loads((MODELS / "en" / "token.json").read_text(encoding="utf-8"))

@@ -63,8 +63,14 @@ def decode(engine, docs, logits, bias, nb=False, penalty=math.inf, states=None):
         cls = engine.capital_after_mark(scores, scores.argmax(-1).astype(np.int32), penalty)
         if engine.pairing:
             cls = engine.pairing.resolve(cls, engine.pairing.gains(scores, cls), engine.settings.pair_bonus)
-        preds.append(engine.proper_case(base, engine.sentence_case(base, cls)))
+        preds.append(cased(engine, base, cls))
     return preds
+
+
+def cased(engine, base: list[str], cls: np.ndarray) -> np.ndarray:
+    """A document's decoded classes with the case the runtime gives them after decoding: its sentence starts, then
+    the pack's list of proper forms."""
+    return engine.proper_case(base, engine.sentence_case(base, cls))
 
 
 def merged_logits(engine, docs) -> list[np.ndarray]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engines.char_input import UNKNOWN
-from .char_decode import decodable, feature_scores, objective, supported
+from .char_decode import cased, decodable, feature_scores, objective, supported
 from .record import write_pair
 
 
@@ -46,7 +46,7 @@ def reread(engine, docs) -> list[np.ndarray]:
     for base, gids, enforce in docs:
         unknown = np.full(len(gids), UNKNOWN, np.int32)
         cls = engine.decode_reread(gids, unknown, engine.ends_sentence(base), enforce, None, None)
-        preds.append(engine.proper_case(base, engine.sentence_case(base, cls)))
+        preds.append(cased(engine, base, cls))
     return preds
 
 
@@ -66,7 +66,7 @@ def reread_biases(engine, docs, ref_cls, odd_refs: list[str], grid, tolerance: f
         for base, gids, spaces, mixed in readings:
             unknown = np.full(len(gids), UNKNOWN, np.int32)
             cls = trial.decode(gids, unknown, trial.ends_sentence(base), spaces, None, None, mixed)
-            preds.append(trial.proper_case(base, trial.sentence_case(base, cls)))
+            preds.append(cased(trial, base, cls))
         return feature_scores(pack, ref_cls, preds)
 
     fitted = [f for f in supported(pack, ref_cls, min_support) if f != "SPACE"]
