@@ -142,7 +142,7 @@ CARD_FIELDS = {
     "char_e2e": ({"features": "list", "vocab": "list", **WINDOWED},
                  {"bias": "numbers", "capital_after_mark_penalty": "number?", "nb_spaces": "bool",
                   "given_space": "number", "given_join": "number", "pair_bonus": "number", "packs": "table",
-                  "nb_space": "number?", "nb_join": "number?"}),
+                  "nb_space": "number?", "nb_join": "number?", "end_bias": "numbers"}),
     "token_cnn_bilstm": ({"features": "list", "punct_labels": "list", "case_labels": "list", "tokenizer": "table",
                           **WINDOWED},
                          {"bias": "numbers", "case_bias": "numbers", "end_bias": "numbers", "lexicon": "map",

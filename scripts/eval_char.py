@@ -10,6 +10,9 @@ same inputs (modes restore and keep), so that both engines are compared on one s
 - nb: the restore input, with the spaces of the NB segmenter enforced (``--segmenter nb``; packs with an NB model);
 - char: (``--engine pipeline``) the restore input, cut where the char model puts spaces (``--segmenter char``).
 
+``--sentences`` cuts the dev documents after every sentence end and restores each sentence as an input of its own
+(the short inputs users type).
+
     python scripts/eval_char.py --lang en --dev ../shared/corpora/en/ted_dev.tsv --set ted_dev --card
     python scripts/eval_char.py --lang en --dev ../shared/corpora/en/ted_dev.tsv --set ted_dev --engine pipeline --card
 """
@@ -26,7 +29,7 @@ from pathlib import Path
 from charrestore import Restorer, load_pack
 from charrestore.codec import strip_features
 from charrestore.holdout import Holdout
-from charrestore.tuning.dev import load_dev, spaced_input
+from charrestore.tuning.dev import load_dev, sentences, spaced_input
 from charrestore.tuning.record import card_path, record_dev_metrics
 
 
@@ -104,6 +107,8 @@ def main():
                    help="folder of the markdown report (default: reports/)")
     p.add_argument("--models-dir", help="models root (default: the shipped models/)")
     p.add_argument("--max-docs", type=int, help="only the first N dev documents (a quick check)")
+    p.add_argument("--sentences", action="store_true",
+                   help="restore every sentence of the dev documents as an input of its own")
     p.add_argument("--card", action="store_true", help="record the numbers in the model card")
     p.add_argument("--decoding", nargs="+", default=[], metavar="KEY=VALUE",
                    help="decode with these card keys changed (char engine; e.g. nb_space=4 nb_join=6): a trial, "
@@ -116,6 +121,8 @@ def main():
     pack = load_pack(args.lang)
     name = args.name or pack.models["char" if args.engine == "char" else "token"]
     refs = load_dev(args.dev, pack, args.holdout)[: args.max_docs]
+    if args.sentences:
+        refs = sentences(refs, pack)
     out = Path(args.out) / args.lang / args.set
     out.mkdir(parents=True, exist_ok=True)
     (out / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")

@@ -543,3 +543,43 @@ def test_the_marks_biases_are_fit_to_the_second_reading_and_judged_on_the_odd_do
     assert "SPACE" not in record["fitted"] and len(record["steps"]) == 2
     if chosen == "retuned":  # the odd documents' periods, found by the fit
         assert record["scores_retuned_odd"]["."] > record["scores_card_odd"]["."]
+
+
+def test_tune_char_end_only_weighs_the_last_mark_on_sentences_and_writes_nothing_else(data_root, tmp_path):
+    """``tune char --end-only``: every dev sentence is a question, restored on its own, so "?" +12 at the end is
+    right; the odd documents' sentences judge the fit against the card's (no offset). Nothing else in the card moves."""
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join(" ".join(f"{LETTERS[(i + k) % 26]} {LETTERS[(i + k + 1) % 26]}?" for k in range(6))
+                             for i in range(8)) + "\n", encoding="utf-8")
+    before = card(data_root, "char")
+    chosen = tune(data_root, "char", "--lang", "en", "--dev", str(dev), "--end-only", "--end-biases", "0", "12",
+                  "--min-support", "0", "--threads", "1", "--write-card")
+    after = card(data_root, "char")
+    record = after["tuning"]["end_bias"]
+    assert chosen == {"end_bias": {"?": 12.0}} and after["end_bias"] == {"?": 12.0}
+    assert [g["end_bias"] for g in record["grid"]] == [0.0, 12.0] and record["sentences"]["even"] == 24
+    assert record["odd"]["fit"]["?"] > record["odd"]["card"]["?"] and "?" in record["judged_by"]
+    assert {k: v for k, v in after.items() if k not in ("end_bias", "tuning")} == \
+        {k: v for k, v in before.items() if k not in ("end_bias", "tuning")}
+
+
+def test_the_end_bias_moves_only_the_last_mark(data_root):
+    """The card's ``end_bias`` weighs the sentence marks at the input's last grapheme and nowhere else."""
+    from charrestore.restorer import Restorer
+
+    restorer = Restorer(lang="en", engine="char", segmenter="none", models_dir=data_root / "models")
+    text = "the cat sat on the mat and then it slept"
+    plain = restorer(text)
+    outputs = {}
+    for value in (-50.0, 50.0):
+        restorer.engine = restorer.engine.configured(end_bias={"?": value})
+        outputs[value] = restorer(text)
+    assert outputs[50.0].endswith("?") and outputs[-50.0].endswith(".")
+    assert {o[:-1] for o in (plain, *outputs.values())} == {plain[:-1]}
+
+
+def test_sentences_of_a_pack_without_spaces_end_after_its_sentence_marks():
+    from charrestore.tuning.dev import sentences
+
+    assert sentences(["今天很好。你去吗？我不去！好吧"], load_pack("zh")) == ["今天很好。", "你去吗？", "我不去！", "好吧"]
+    assert sentences(["Hello there. How are you? Fine"], EN) == ["Hello there.", "How are you?", "Fine"]

@@ -49,3 +49,10 @@ def test_a_number_word_after_a_number_takes_its_listed_mark_and_the_number_none(
     assert base_text(out, pack) == base_text(text, pack)
     assert all(w in out for w in want), out
     assert pack.units["mio" if lang == "de" else "млн"] in ("Mio.", "млн")
+
+
+def test_the_month_of_a_date_binds_to_its_day():
+    """ru lists its months' genitives as units: the prose model wrote "12, апреля" at a text's start."""
+    for spaces, text in [("keep", "12 апреля 1961 года гагарин полетел в космос"), ("auto", "12апреля1961года")]:
+        out = Restorer(lang="ru", spaces=spaces)(text)
+        assert out.startswith("12 апреля "), out

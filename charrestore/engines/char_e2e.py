@@ -103,6 +103,7 @@ class CharEngine(Engine):
 
     def _with_settings(self, settings: CharSettings) -> None:
         self.bias = class_bias(self.pack, settings.bias)
+        self.end_bias = class_bias(self.pack, settings.end_bias)
         self.masks = state_masks(self.pack, settings)
 
     def window_logits(self, ids: np.ndarray):
@@ -242,7 +243,7 @@ class CharEngine(Engine):
             best = int(scores[-1].argmax())
             keep = np.full_like(scores[-1], -np.inf)
             keep[self.sentence_classes if best & self.sentence_bits else self.final_variants[best]] = 0.0
-            scores[-1] += keep
+            scores[-1] += keep + self.end_bias  # the card's end_bias: the sentence marks weighed anew at the end
         return scores
 
     def encode(self, base: list[str], given: np.ndarray, keep: bool, protected=((), ())):

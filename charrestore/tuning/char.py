@@ -8,8 +8,9 @@ the cost of keeping a capital after a comma, what a sentence gains by taking bot
 input (``given_space``, ``given_join``: spacing correction, tuned on the documents with their spaces damaged; with
 NB spaces, NB's cuts where they agree with the typed text; ``--given-only`` tunes this pair alone). ``--reread-only``
 tunes ``reread`` (how much a second reading of unspaced input, given its restored spaces, weighs; with
-``--reread-biases`` the marks' and case's biases under it too: char_reread.py), which the whole run leaves as the card
-has it.
+``--reread-biases`` the marks' and case's biases under it too: char_reread.py), and ``--end-only`` ``end_bias`` (the
+sentence marks against each other at the input's end, on the dev documents cut into sentences: char_end.py); the
+whole run leaves both as the card has them.
 Last, the card's own decoding and the retuned one are scored on the odd-numbered dev documents, which the ascent
 never saw: where the card's beats the retuned by the ascent's objective (the features' mean F plus half of ALL), it
 stays (a coordinate ascent that trades one feature's F for another's can end below where it started, and on the
@@ -36,6 +37,7 @@ from ..engines.char_settings import DECODING_KEYS, agreed
 from ..engines.char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE
 from ..packs import load_pack
 from .char_decode import decodable, decode, feature_scores, merged_logits, objective, supported
+from .char_end import run_end
 from .char_reread import run_reread
 from .dev import load_dev
 from .record import card_path, update_card, write_pair
@@ -299,6 +301,12 @@ def add_arguments(p) -> None:
                    help="tune only reread (a second reading given the restored spaces) under the card's decoding")
     p.add_argument("--rereads", type=float, nargs="+", default=[0.25, 0.5, 0.75, 1.0],
                    help="grid of the second reading's weight in the logits (0, one reading, is always tried)")
+    p.add_argument("--end-only", action="store_true",
+                   help="tune only end_bias (the sentence marks against each other at the input's end) under the "
+                        "card's decoding, on the dev documents cut into sentences, each restored on its own")
+    p.add_argument("--end-biases", type=float, nargs="+", default=[-2.0, -1.5, -1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0,
+                                                                 1.5, 2.0],
+                   help="grid of each sentence mark's offset at the end (the pack's first sentence mark stays at 0)")
     p.add_argument("--reread-biases", action="store_true",
                    help="with --reread-only: then fit the biases of the marks and case to the two readings (the "
                         "odd dev documents judge whether they replace the card's)")
@@ -316,6 +324,8 @@ def run(args, command: str) -> dict:
         return run_nb(args, engine, refs, command)
     if args.reread_only:
         return run_reread(args, engine, refs, command)
+    if args.end_only:
+        return run_end(args, engine, refs, command)
     tuned = tune(engine, refs, args.windows, args.overlaps, args.biases, args.tolerance, args.penalties,
                  (args.given_spaces, args.given_joins), args.damage, args.pair_bonuses, (args.nb_spaces, args.nb_joins),
                  args.min_support)

@@ -70,20 +70,33 @@ def load_talks(files, pack: LanguagePack, holdout: Holdout | int | str = 0) -> l
 
 def sentences(docs: list[str], pack: LanguagePack) -> list[str]:
     """Each document cut after every word whose marks end a sentence (as the token metrics label it), so that
-    every sentence is restored as an input of its own: the short inputs users type."""
-    ends = pack.sentence_bits
+    every sentence is restored as an input of its own: the short inputs users type. In a pack without spaces (zh,
+    ja) a document is cut after its sentence marks."""
+    ends, glue = pack.sentence_bits, " " if pack.has_space else ""
     out = []
     for doc in docs:
         words: list[str] = []
-        for word in doc.split():
+        for word in doc.split() if pack.has_space else _after_sentence_marks(doc, pack):
             words.append(word)
             _, classes = parse(word, pack)
             if len(classes) and classes[-1] & ends:
-                out.append(" ".join(words))
+                out.append(glue.join(words))
                 words = []
         if words:
-            out.append(" ".join(words))
+            out.append(glue.join(words))
     return out
+
+
+def _after_sentence_marks(doc: str, pack: LanguagePack) -> list[str]:
+    """A document of a pack without spaces (zh, ja) in pieces, each ending after a mark that is or maps onto one of
+    the pack's sentence marks (the pieces are then "words" that end sentences)."""
+    ends = set(pack.sentence_marks) | {src for src, target in pack.map.items() if set(target) & set(pack.sentence_marks)}
+    pieces, start = [], 0
+    for i, ch in enumerate(doc):
+        if ch in ends and (i + 1 == len(doc) or doc[i + 1] not in ends):
+            pieces.append(doc[start:i + 1])
+            start = i + 1
+    return pieces + ([doc[start:]] if doc[start:] else [])
 
 
 def sequences(docs: list[str], pack: LanguagePack, count, limit: int) -> list[str]:

@@ -41,6 +41,7 @@ export class Decoder {
     this.otherMarks = pack.marks.filter((m) => !pack.sentenceMarks.includes(m)).reduce((s, m) => s | pack.bit(m), 0);
     this.markBits = pack.markBits;
     this.bias = classBias(pack, card.bias ?? {});
+    this.endBias = classBias(pack, card.end_bias ?? {}); // the sentence marks weighed anew at the input's end
     this.penalty = card.capital_after_mark_penalty ?? Infinity;
     this.noSpace = all.filter((c) => !(c & this.space));
     this.sentenceClasses = all.filter((c) => c & this.sentenceBits);
@@ -108,7 +109,7 @@ export class Decoder {
     if (atEnd && endMark) { // the best keeps its sentence mark; else only the mark changes (case: the best's)
       const best = argmaxOf(last, Array.from(last.keys()));
       const keep = new Set(best & this.sentenceBits ? this.sentenceClasses : this.finalVariants[best]);
-      for (let c = 0; c < n; c++) if (!keep.has(c)) last[c] = -Infinity;
+      for (let c = 0; c < n; c++) last[c] = keep.has(c) ? last[c] + this.endBias[c] : -Infinity;
     }
     return out;
   }
