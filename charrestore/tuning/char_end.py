@@ -24,8 +24,7 @@ def run_end(args, engine, refs: list[str], command: str) -> dict:
     if len(pack.sentence_marks) < 2:
         raise ValueError(f"{args.lang}: the pack has fewer than two sentence marks, so there is none to weigh at "
                          "the end against another")
-    even, odd = (decodable([s for s in sentences(refs[k::2], pack) if any(c.isalnum() for c in s)], engine)
-                 for k in (0, 1))
+    even, odd = (decodable(sentences(refs[k::2], pack), engine) for k in (0, 1))
     judged = supported(pack, even[0], args.min_support)
     card_bias = dict(engine.settings.end_bias)
     bias, grid = dict(card_bias), []

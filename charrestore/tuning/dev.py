@@ -71,7 +71,8 @@ def load_talks(files, pack: LanguagePack, holdout: Holdout | int | str = 0) -> l
 def sentences(docs: list[str], pack: LanguagePack) -> list[str]:
     """Each document cut after every word whose marks end a sentence (as the token metrics label it), so that
     every sentence is restored as an input of its own: the short inputs users type. In a pack without spaces (zh,
-    ja) a document is cut after its sentence marks."""
+    ja) a document is cut after its sentence marks. A piece without a letter or digit ("…", a lone dash) is no
+    sentence and is left out."""
     ends, glue = pack.sentence_bits, " " if pack.has_space else ""
     out = []
     for doc in docs:
@@ -84,7 +85,7 @@ def sentences(docs: list[str], pack: LanguagePack) -> list[str]:
                 words = []
         if words:
             out.append(glue.join(words))
-    return out
+    return [s for s in out if any(c.isalnum() for c in s)]
 
 
 def _after_sentence_marks(doc: str, pack: LanguagePack) -> list[str]:
