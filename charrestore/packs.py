@@ -47,6 +47,7 @@ class LanguagePack:
     abbreviations: frozenset[str] = frozenset()  # typed with their marks: keep the input's case, end no sentence
     abbreviation_forms: tuple[str, ...] = ()  # as written ("z. B."): their bare letters take them (abbreviation_forms.py)
     units: dict[str, str] = field(default_factory=dict)  # unit symbols after a number: "kg" -> "kg" (units.py)
+    joining_units: frozenset[str] = frozenset()  # units that join two numbers of one quantity: "10 h 30" (units.py)
     thousands: str = ""  # the separator of a long number's groups of three: "." or " " (digit_groups.py)
     scripts: tuple[str, ...] = ()  # the Unicode scripts the language writes: a word typed in another is kept (spans.py)
     elisions: tuple[str, ...] = ()  # clitics elided before a word with an apostrophe ("l'", "qu'"): segmenter.py
@@ -194,7 +195,8 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         space_before=dict(data.get("space_before", {})),
         abbreviations=frozenset(base_form(w, marks) for w in data.get("abbreviations", ())),
         abbreviation_forms=tuple(data.get("abbreviation_forms", ())),
-        units={base_form(u, marks): u for u in data.get("units", ())},
+        units={base_form(u, marks): u for u in (*data.get("units", ()), *data.get("joining_units", ()))},
+        joining_units=frozenset(base_form(u, marks) for u in data.get("joining_units", ())),
         thousands=data.get("thousands", ""),
         scripts=tuple(data.get("scripts", ())),
         elisions=tuple(c.lower() for c in data.get("elisions", ())),

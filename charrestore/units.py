@@ -5,8 +5,8 @@ wrote "3 KG", "3 MPH", "3. Km" (its training text is speech, where units are spe
 symbols (``units = ["km", "kg", "kW"]`` in pack.toml), and the abbreviated number words that follow a number as
 units do, with their final mark ("Mio.", "млн"); after either engine decodes, a word that is a listed unit (in any
 case, without its marks) straight after a word ending in a digit takes the listed spelling, and the number takes
-no mark. What
-the input typed stays: a capital, a mark.
+no mark. A joining unit (``joining_units = ["h"]``) between two numbers of one quantity takes none either: "10 h 30",
+not "10 h, 30" (a list of units keeps its commas: "3 kg, 5 kg"). What the input typed stays: a capital, a mark.
 
 >>> import numpy as np
 >>> from charrestore import load_pack
@@ -27,8 +27,8 @@ from .packs import CAPS, LanguagePack
 
 
 def unit_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.ndarray) -> np.ndarray:
-    """``cls`` with every unit of ``pack.units`` after a number spelled as listed and no mark after its number, but
-    where ``kept`` (the input's classes) has a capital or a mark."""
+    """``cls`` with every unit of ``pack.units`` after a number spelled as listed and no mark after its number (nor
+    after a joining unit before a number), but where ``kept`` (the input's classes) has a capital or a mark."""
     if not pack.units:
         return cls
     caps_bit, mark_bits = pack.bit(CAPS), pack.mark_bits
@@ -38,6 +38,8 @@ def unit_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.nda
         if spelling is None or len(letters) != e - s:
             continue
         cls[s - 1] = (cls[s - 1] & ~mark_bits) | (kept[s - 1] & mark_bits)
+        if e < len(base) and base[e][:1].isdigit() and "".join(base[s:e]).lower() in pack.joining_units:
+            cls[e - 1] = (cls[e - 1] & ~mark_bits) | (kept[e - 1] & mark_bits)
         if not kept[e - 1] & mark_bits:  # a listed final mark ("Mio.")
             cls[e - 1] |= sum(pack.bit(m) for m in spelling[len(letters):])
         if caps_bit:

@@ -56,3 +56,33 @@ def test_the_month_of_a_date_binds_to_its_day():
     for spaces, text in [("keep", "12 апреля 1961 года гагарин полетел в космос"), ("auto", "12апреля1961года")]:
         out = Restorer(lang="ru", spaces=spaces)(text)
         assert out.startswith("12 апреля "), out
+
+
+@pytest.mark.parametrize("lang, text, want", [("fr", "le train part à 10 h 30 demain matin", "10 h 30"),
+                                              ("fr", "letrainpartà10h30demainmatin", "10 h 30"),
+                                              ("de", "wir treffen uns um 14 uhr 30 im rathaus", "14 Uhr 30"),
+                                              ("en", "he is 5 ft 10 and weighs 180 lb", "5 ft 10")])
+def test_a_joining_unit_between_two_numbers_takes_no_mark(lang, text, want):
+    """fr's prose model wrote "10 h, 30": a pack's ``joining_units`` take no mark before a number."""
+    pack = load_pack(lang)
+    out = Restorer(lang=lang, spaces="auto")(text)
+    assert base_text(out, pack) == base_text(text, pack) and want in out, out
+
+
+def test_a_joining_unit_keeps_a_typed_mark_and_other_units_keep_their_commas():
+    import numpy as np
+
+    fr = load_pack("fr")
+    assert "h" in fr.joining_units and fr.units["h"] == "h" and not load_pack("es").joining_units
+    comma, space = fr.bit(","), fr.bit("SPACE")
+    base = list("3kg5kg10h30")  # "3 kg, 5 kg, 10 h, 30" with the input's comma after "h" typed
+    cls = np.zeros(len(base), int)
+    for k in (0, 3, 4, 7, 9):
+        cls[k] = space
+    for k in (2, 5, 8):
+        cls[k] = comma | space
+    kept = np.zeros(len(base), int)
+    out = units.unit_case(base, cls.copy(), fr, kept)
+    assert out[2] & comma and out[5] & comma and not out[8] & comma  # "3 kg, 5 kg, 10 h 30"
+    kept[8] = comma
+    assert units.unit_case(base, cls.copy(), fr, kept)[8] & comma  # typed: "10 h, 30" stays

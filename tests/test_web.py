@@ -335,3 +335,15 @@ def test_the_page_writes_abbreviations_as_the_pack_lists_them_as_python_does(bro
         got = web_restore(page, items, lang)
         assert got == [python[spaces](text) for text, spaces in items]
     assert errors == []
+
+
+def test_the_page_joins_numbers_across_a_joining_unit_as_python_does(browser_page):
+    """A pack's ``joining_units`` (units.js): "10 h 30" and "14 Uhr 30" take no mark between, as in Python."""
+    page, _, _, errors = browser_page
+    for lang, items in {"fr": [("letrainpartà10h30demainmatin", "auto"), ("il a 3 kg 5 kg et 10 h 30", "keep")],
+                        "de": [("wir treffen uns um 14 uhr 30 im rathaus", "keep")]}.items():
+        python = {mode: Restorer(lang=lang, engine="char", spaces=mode) for mode in ("auto", "keep")}
+        got = web_restore(page, items, lang)
+        assert got == [python[spaces](text) for text, spaces in items]
+        assert all(" 30" in out and ", 30" not in out for out in got), got
+    assert errors == []

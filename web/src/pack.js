@@ -33,8 +33,10 @@ export class LanguagePack {
     this.abbreviationForms = parseForms(data.abbreviation_forms ?? [], this.features);
     this.scripts = data.scripts ?? []; // the Unicode scripts the language writes (spans.js: foreignWords)
     // unit symbols and number words after a number: small letters without marks -> spelling (units.js)
-    this.units = new Map((data.units ?? []).map((u) => [[...u.toLowerCase()].filter((c) => !this.marks.includes(c))
-      .join(""), u]));
+    const bare = (u) => [...u.toLowerCase()].filter((c) => !this.marks.includes(c)).join("");
+    this.units = new Map([...(data.units ?? []), ...(data.joining_units ?? [])].map((u) => [bare(u), u]));
+    // units that join two numbers of one quantity ("10 h 30"): no mark after them before a number (units.js)
+    this.joiningUnits = new Set((data.joining_units ?? []).map(bare));
     this.thousands = data.thousands ?? ""; // the separator of a long number's groups of three (digit_groups.js)
     // clitics elided before a word with an apostrophe ("l'", "qu'"), as the segmenter reads them (segmenter.js)
     this.elisions = (data.elisions ?? []).map((c) => c.toLowerCase());
