@@ -347,3 +347,15 @@ def test_the_page_joins_numbers_across_a_joining_unit_as_python_does(browser_pag
         assert got == [python[spaces](text) for text, spaces in items]
         assert all(" 30" in out and ", 30" not in out for out in got), got
     assert errors == []
+
+
+def test_the_page_keeps_words_of_one_source_as_python_does(browser_page):
+    """Where NB's soft spaces and the model's own cut a word apart in different places, the page takes one side's
+    words as Python does (char_words.py, decode.js ``oneSource``): ru "в четверг утвердило", not "четвергутвердило"."""
+    page, _, _, errors = browser_page
+    items = [("правительствороссиивчетвергутвердилоновыйбюджет", "auto"), ("вчетвергутвердило", "auto")]
+    python = Restorer(lang="ru", engine="char", spaces="auto")
+    got = web_restore(page, items, "ru")
+    assert got == [python(text) for text, _ in items]
+    assert all("четвергутвердило" not in out.lower() for out in got), got
+    assert errors == []

@@ -28,6 +28,7 @@ from .char_input import (GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, 
                          input_ids)
 from .char_settings import CharSettings, agreed, class_bias, state_masks
 from .char_symbols import Unread
+from .char_words import one_source_spaces
 from .symbols import Symbols
 
 
@@ -149,10 +150,20 @@ class CharEngine(Engine):
                                  fixed=None if fixed is None else fixed[keep])
             if w.keep_start == 0 and one_grapheme_start:
                 scores[0, self.sentence_classes] = -np.inf
-            out[keep] = self.sentence_end_alone(scores, self.capital_after_mark(scores, scores.argmax(-1)), given[keep])
+            best = self.one_source_spaces(scores, scores.argmax(-1), enforce[keep])
+            out[keep] = self.sentence_end_alone(scores, self.capital_after_mark(scores, best), given[keep])
             if self.pairing:
                 gains[:, :, keep] = self.pairing.gains(scores, out[keep])
         return self.pairing.resolve(out, gains, self.settings.pair_bonus) if self.pairing else out
+
+    def one_source_spaces(self, scores: np.ndarray, cls: np.ndarray, enforce: np.ndarray) -> np.ndarray:
+        """``cls`` spaced, in each run where the soft NB spaces and the model's own disagree, as one of them
+        (char_words.py)."""
+        soft = np.isin(enforce, (NB_SPACE, NB_JOIN))
+        if not soft.any():
+            return cls
+        return one_source_spaces(scores, cls, soft, enforce == NB_SPACE, self.masks[enforce, self.space_bit],
+                                 self.space_bit)
 
     def decode_reread(self, gids: np.ndarray, states: np.ndarray, end_mark: bool, enforce: np.ndarray,
                       marks: np.ndarray | None, fixed: np.ndarray | None) -> np.ndarray:

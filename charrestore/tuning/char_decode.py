@@ -60,7 +60,8 @@ def decode(engine, docs, logits, bias, nb=False, penalty=math.inf, states=None):
         given = enforce if nb else states[k] if states is not None else np.full(len(base), UNKNOWN, np.int32)
         scores = engine.scores(lg, given, class_bias(engine.pack, bias), at_end=True,
                                end_mark=engine.ends_sentence(base))
-        cls = engine.capital_after_mark(scores, scores.argmax(-1).astype(np.int32), penalty)
+        cls = engine.one_source_spaces(scores, scores.argmax(-1).astype(np.int32), given)
+        cls = engine.capital_after_mark(scores, cls, penalty)
         if engine.pairing:
             cls = engine.pairing.resolve(cls, engine.pairing.gains(scores, cls), engine.settings.pair_bonus)
         preds.append(cased(engine, base, cls))

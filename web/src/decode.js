@@ -9,6 +9,7 @@ import { GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE } from 
 import { CAPS, SPACE } from "./pack.js";
 
 const UNEXPECTED = 0.01; // given marks the model gives less than this chance decide no case
+const GAP = 2; // disagreements of NB's spaces with the model's this close (in graphemes) are one run (char_words.py)
 
 /** Per-class logit offsets from per-feature ones; a class with several marks takes its largest mark offset. */
 function classBias(pack, bias) {
@@ -44,6 +45,7 @@ export class Decoder {
     this.endBias = classBias(pack, card.end_bias ?? {}); // the sentence marks weighed anew at the input's end
     this.penalty = card.capital_after_mark_penalty ?? Infinity;
     this.noSpace = all.filter((c) => !(c & this.space));
+    this.hasSpace = all.filter((c) => c & this.space);
     this.sentenceClasses = all.filter((c) => c & this.sentenceBits);
     const marks = this.otherMarks | this.sentenceBits;
     this.finalVariants = all.map((c) => all.filter((k) => (k & ~marks) === (c & ~marks) && k & this.sentenceBits
@@ -62,6 +64,40 @@ export class Decoder {
       if (s === NB_JOIN && this.softNb) return c & this.space ? -card.nb_join : 0;
       return 0;
     }));
+  }
+
+  /** Where the soft NB spaces and the model's own disagree (runs of disagreements at most GAP apart), the spaces
+   * of one side, not a mix: the side whose classes score higher in total, NB's on a tie (char_words.py). */
+  oneSource(scores, cls, enforce, from) {
+    if (!this.softNb || !this.space) return cls;
+    const withSpace = scores.map((row) => argmaxOf(row, this.hasSpace)).map((c, t) => scores[t][c]);
+    const without = scores.map((row) => argmaxOf(row, this.noSpace)).map((c, t) => scores[t][c]);
+    const state = (t) => enforce[from + t];
+    const soft = (t) => state(t) === NB_SPACE || state(t) === NB_JOIN;
+    const cut = (t) => (cls[t] & this.space) !== 0; // where the spaces are not soft, both sides: as decoded
+    const nbCut = (t) => (soft(t) ? state(t) === NB_SPACE : cut(t));
+    const modelCut = (t) => (soft(t) ? Math.fround(withSpace[t] - this.masks[state(t)][this.space]) > without[t]
+      : cut(t));
+    const at = [];
+    for (let t = 0; t < cls.length; t++) if (modelCut(t) !== nbCut(t)) at.push(t);
+    const runs = [];
+    for (const t of at) {
+      if (runs.length && t - runs[runs.length - 1].at(-1) <= GAP) runs[runs.length - 1].push(t);
+      else runs.push([t]);
+    }
+    for (const run of runs) {
+      const span = Array.from({ length: run.at(-1) - run[0] + 1 }, (_, k) => run[0] + k);
+      const sides = [span.map(nbCut), span.map(modelCut)];
+      const decided = span.map(cut);
+      if (sides.some((side) => side.every((c, k) => c === decided[k]))) continue;
+      const totals = sides.map((side) => side.reduce((a, c, k) => a + (c ? withSpace[span[k]] : without[span[k]]), 0));
+      if (Math.max(...totals) === -Infinity) continue;
+      const side = sides[totals[1] > totals[0] ? 1 : 0];
+      span.forEach((t, k) => {
+        if (decided[k] !== side[k]) cls[t] = argmaxOf(scores[t], side[k] ? this.hasSpace : this.noSpace);
+      });
+    }
+    return cls;
   }
 
   /** Scores [t][class] of a window's kept part [from, to); ``logits`` are the window's, from ``start`` on. ``atEnd``: it ends the input, where a class and its +SPACE twin
@@ -114,11 +150,13 @@ export class Decoder {
     return out;
   }
 
-  /** Argmax per row, then "year, And": a capital after a non-final mark becomes the best of a sentence-final mark
-   * instead, no capital, no mark, or both kept at a cost of the card's ``capital_after_mark_penalty``. */
-  argmax(scores) {
+  /** Argmax per row; the soft NB spaces' disagreements with the model's own spaced as one side (oneSource); then
+   * "year, And": a capital after a non-final mark becomes the best of a sentence-final mark instead, no capital,
+   * no mark, or both kept at a cost of the card's ``capital_after_mark_penalty``. ``enforce`` from ``from`` on:
+   * the rows' space states. */
+  argmax(scores, enforce, from) {
     const all = Array.from({ length: this.n }, (_, c) => c);
-    const cls = Int32Array.from(scores, (row) => argmaxOf(row, all));
+    const cls = this.oneSource(scores, Int32Array.from(scores, (row) => argmaxOf(row, all)), enforce, from);
     if (!Number.isFinite(this.penalty) || !(this.caps && this.space && this.sentenceBits)) return cls;
     const pairs = [];
     for (let j = 0; j + 1 < cls.length; j++) {
