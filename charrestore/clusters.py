@@ -58,6 +58,16 @@ def glues_right(g: str) -> bool:
     return len(graphemes(g + " ")) < 2
 
 
+def ends_sentence_on(g: str) -> bool:
+    """Whether a sentence may end on ``g``, so that an input ending there takes a final mark: a letter or digit, or
+    a percent, degree or currency sign ("un 3,5 %." "5 €.").
+
+    >>> [ends_sentence_on(g) for g in ("a", "9", "%", "€", "😀", ")")]
+    [True, True, True, True, False, False]
+    """
+    return g[:1].isalnum() or g[:1] in "%‰‱°" or unicodedata.category(g[:1] or " ") == "Sc"
+
+
 def is_escape(g: str) -> bool:
     """An invalid input byte, read as a surrogate escape (U+DC80..U+DCFF): opaque, written back as that byte."""
     return "\udc80" <= g[:1] <= "\udcff"

@@ -86,3 +86,23 @@ def test_a_joining_unit_keeps_a_typed_mark_and_other_units_keep_their_commas():
     assert out[2] & comma and out[5] & comma and not out[8] & comma  # "3 kg, 5 kg, 10 h 30"
     kept[8] = comma
     assert units.unit_case(base, cls.copy(), fr, kept)[8] & comma  # typed: "10 h, 30" stays
+
+
+@pytest.mark.parametrize("lang, engine, text, want", [("en", "pipeline", "the price rose 5 %", "5 %."),
+                                                      ("en", "char", "the price rose 5 %", "5 %."),
+                                                      ("es", "char", "el paro bajó un 2 %", "2 %."),
+                                                      ("es", "char", "elparobajóun2%", "2%."),
+                                                      ("de", "char", "das kostet 5 €", "5 €."),
+                                                      ("fr", "char", "le prix a augmenté de 5 % en mars", "5 % en")])
+def test_a_percent_or_currency_sign_is_a_unit_and_a_sentence_may_end_on_it(lang, engine, text, want):
+    """An input ending in "%" or "€" had no final mark ("El paro bajó un 2 %"): clusters.ends_sentence_on."""
+    pack = load_pack(lang)
+    out = Restorer(lang=lang, engine=engine)(text)
+    assert base_text(out, pack) == base_text(text, pack) and want in out, out
+
+
+def test_an_input_ending_in_an_emoji_or_a_link_still_takes_no_mark_after_it():
+    for engine in ("pipeline", "char"):
+        restorer = Restorer(lang="en", engine=engine)
+        assert restorer("great game today 😀").endswith("😀")
+        assert restorer("see www.example.com").endswith("www.example.com")

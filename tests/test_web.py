@@ -349,6 +349,17 @@ def test_the_page_joins_numbers_across_a_joining_unit_as_python_does(browser_pag
     assert errors == []
 
 
+def test_the_page_ends_a_sentence_on_a_percent_or_currency_sign_as_python_does(browser_page):
+    """An input ending in "%" or "€" takes a final mark (clusters.js ``endsSentenceOn``), in the page as in Python."""
+    page, _, _, errors = browser_page
+    items = [("el paro bajó un 2 %", "keep"), ("elparobajóun2%", "auto"), ("cuesta 5 €", "keep")]
+    python = {mode: Restorer(lang="es", engine="char", spaces=mode) for mode in ("auto", "keep")}
+    got = web_restore(page, items, "es")
+    assert got == [python[spaces](text) for text, spaces in items]
+    assert all(out.endswith(".") for out in got), got
+    assert errors == []
+
+
 def test_the_page_keeps_words_of_one_source_as_python_does(browser_page):
     """Where NB's soft spaces and the model's own cut a word apart in different places, the page takes one side's
     words as Python does (char_words.py, decode.js ``oneSource``): ru "в четверг утвердило", not "четвергутвердило"."""

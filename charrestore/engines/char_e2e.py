@@ -13,7 +13,7 @@ import numpy as np
 from .. import runtime
 from ..cards import card_location, load_card
 from ..chunking import plan
-from ..clusters import upper_of
+from ..clusters import ends_sentence_on, upper_of
 from ..codec import spans_with
 from ..packs import CAPS, SPACE, LanguagePack
 from ..digit_groups import digit_groups
@@ -365,5 +365,6 @@ class CharEngine(Engine):
         return base, cls
 
     def ends_sentence(self, base: list[str]) -> bool:
-        """Whether the input's last grapheme must take a sentence-final mark (it ends in a letter or digit)."""
-        return bool(self.sentence_bits) and base[-1][0].isalnum()
+        """Whether the input's last grapheme must take a sentence-final mark (a letter, digit, percent or currency
+        sign: clusters.ends_sentence_on)."""
+        return bool(self.sentence_bits) and ends_sentence_on(base[-1])

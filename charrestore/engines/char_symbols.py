@@ -20,6 +20,7 @@ import unicodedata
 
 import numpy as np
 
+from ..clusters import ends_sentence_on
 from ..packs import SPACE, LanguagePack
 from ..spans import Protected, bracket_sides
 from .char_input import BY_WEIGHT, HAS_SPACE, NO_SPACE, WEIGHT
@@ -113,11 +114,12 @@ class Unread:
                 self.gaps.append(k)
 
     def ends_sentence(self, base: list[str]) -> bool:
-        """Whether the input ends in a sentence that needs a final mark: its last read grapheme is a letter or
-        digit, and nothing after it but a glued closing quote or bracket ('he said "hi"' -> '"hi".')."""
+        """Whether the input ends in a sentence that needs a final mark: its last read grapheme is one a sentence
+        may end on (a letter, digit, percent or currency sign), and nothing after it but a glued closing quote or
+        bracket ('he said "hi"' -> '"hi".')."""
         if not len(self.vis):
             return False
-        return base[self.vis[-1]][0].isalnum() and self.last_run in (None, True)
+        return ends_sentence_on(base[self.vis[-1]]) and self.last_run in (None, True)
 
     def states(self, states: np.ndarray, enforced: bool = False) -> np.ndarray:
         """Space states of the read graphemes: a space after any grapheme up to the next read one counts

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..apostrophes import has_apostrophe
 from ..cards import ModelError, load_card
+from ..clusters import ends_sentence_on
 from ..codec import parse, spans_with
 from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
@@ -185,7 +186,7 @@ class PipelineEngine(Engine):
         listed = spans_with(marks, starts, ends) & np.fromiter((f in self.pack.abbreviations for f in forms), bool,
                                                                 len(forms))
         forced = self.model.forced_labels(marks[ends - 1], spans_with(marks, starts, ends - 1) | listed)
-        if forced[-1] < 0 and not base[-1][0].isalnum():  # an input ending in ":)" or "😂" gets no mark after it
+        if forced[-1] < 0 and not ends_sentence_on(base[-1]):  # an input ending in ":)" or "😂": no mark after it
             forced[-1] = self.model.punct_labels.index("O")
         if frozen is not None:
             forced = np.where(frozen.closed[ends - 1] & (forced < 0), self.model.punct_labels.index("O"), forced)

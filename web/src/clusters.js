@@ -29,6 +29,8 @@ const FIRST_DIGIT = /^[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089]
 export const isSpace = (s) => IS_SPACE.test(s); // str.isspace()
 export const startsSpace = (s) => FIRST_SPACE.test(s); // s[:1].isspace()
 export const startsAlnum = (s) => FIRST_ALNUM.test(s); // s[:1].isalnum()
+// a sentence may end on it (clusters.py ends_sentence_on): a letter, digit, percent, degree or currency sign
+export const endsSentenceOn = (s) => /^[\p{L}\p{N}\p{Sc}%‰‱°]/u.test(s);
 export const startsAlpha = (s) => FIRST_ALPHA.test(s); // s[:1].isalpha()
 export const startsDigit = (s) => FIRST_DIGIT.test(s); // s[:1].isdigit()
 export const isDigits = (s) => ALL_DIGITS.test(s); // str.isdigit()

@@ -4,7 +4,7 @@
  * call per batch -> scores -> argmax -> sentence case -> the classes of the whole input.
  */
 
-import { startsAlnum, upperOf, isDigits } from "./clusters.js";
+import { endsSentenceOn, upperOf, isDigits } from "./clusters.js";
 import { plan } from "./chunking.js";
 import { spansWith } from "./codec.js";
 import { Decoder } from "./decode.js";
@@ -249,7 +249,7 @@ export class CharEngine {
       [forced, fixed] = unread.forced(pick(marks), pick(fixed));
       [gids, states, enforce, marks] = [pick(gids), unread.states(states), unread.states(enforce, true), pick(marks)];
     }
-    const endsSentence = unread.any ? unread.endsSentence(base) : startsAlnum(base[base.length - 1]);
+    const endsSentence = unread.any ? unread.endsSentence(base) : endsSentenceOn(base[base.length - 1]);
     const endMark = end && Boolean(sentenceBits) && endsSentence && !forced[forced.length - 1] && !frozen?.trailing;
     let cls = this.sentenceCase(read, await this.decodeReread(gids, states, endMark, enforce, forced, fixed), marks);
     if (unread.any) {

@@ -6,7 +6,7 @@
  * before it when spaces are given; in unspaced text a run of closers or emoji between letters ends a word.
  */
 
-import { startsAlnum } from "./clusters.js";
+import { endsSentenceOn, startsAlnum } from "./clusters.js";
 import { BY_WEIGHT, HAS_SPACE, NO_SPACE, WEIGHT } from "./input.js";
 import { SPACE } from "./pack.js";
 import { bracketSides, EMOJI, offsets, searchSorted } from "./spans.js";
@@ -117,11 +117,11 @@ export class Unread {
     if (gapEnds.has(e - 1)) this.gaps.push(k); // "!!!" or emoji between letters end a word
   }
 
-  /** Whether the input ends in a sentence that needs a final mark: its last read grapheme is a letter or digit,
-   * and nothing after it but a glued closing quote or bracket. */
+  /** Whether the input ends in a sentence that needs a final mark: its last read grapheme is one a sentence may
+   * end on (a letter, digit, percent or currency sign), and nothing after it but a glued closing quote or bracket. */
   endsSentence(base) {
     if (!this.vis.length) return false;
-    return startsAlnum(base[this.vis[this.vis.length - 1]]) && (this.lastRun === null || this.lastRun === true);
+    return endsSentenceOn(base[this.vis[this.vis.length - 1]]) && (this.lastRun === null || this.lastRun === true);
   }
 
   /** Space states of the read graphemes: a space after any grapheme up to the next read one counts
