@@ -3,9 +3,9 @@
 The models read a rare symbol after a number as an acronym, or the number as a sentence's end: en's token model
 wrote "3 KG", "3 MPH", "3. Km" (its training text is speech, where units are spelled out). A pack may list its unit
 symbols (``units = ["km", "kg", "kW"]`` in pack.toml), and the abbreviated number words that follow a number as
-units do, with their final mark ("Mio.", "млн"); after either engine decodes, a word that is a listed unit (in any
-case, without its marks) straight after a word ending in a digit takes the listed spelling, and the number takes
-no mark. A joining unit (``joining_units = ["h"]``) between two numbers of one quantity takes none either: "10 h 30",
+units do, with their final mark ("Mio.", "млн"), or of several words ("por ciento"); after either engine decodes, a
+listed unit (in any case, without its marks) straight after a word ending in a digit takes the listed spelling, and
+the number, and the words of a unit of several but its last, take no mark. A joining unit (``joining_units = ["h"]``) between two numbers of one quantity takes none either: "10 h 30",
 not "10 h, 30" (a list of units keeps its commas: "3 kg, 5 kg"). What the input typed stays: a capital, a mark.
 
 >>> import numpy as np
@@ -27,22 +27,36 @@ from .packs import CAPS, LanguagePack
 
 
 def unit_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.ndarray) -> np.ndarray:
-    """``cls`` with every unit of ``pack.units`` after a number spelled as listed and no mark after its number (nor
-    after a joining unit before a number), but where ``kept`` (the input's classes) has a capital or a mark."""
+    """``cls`` with every unit of ``pack.units`` after a number spelled as listed and no mark after its number, nor
+    between the words of a unit of several ("por ciento"), nor after a joining unit before a number; but where
+    ``kept`` (the input's classes) has a capital or a mark."""
     if not pack.units:
         return cls
     caps_bit, mark_bits = pack.bit(CAPS), pack.mark_bits
-    for s, e in words(base, cls, pack)[1:]:
-        spelling = pack.units.get("".join(base[s:e]).lower()) if base[s - 1][:1].isdigit() else None
-        letters = spelling.rstrip("".join(pack.marks)) if spelling else ""
-        if spelling is None or len(letters) != e - s:
+    spans = words(base, cls, pack)
+    longest = max(u.count(" ") for u in pack.units) + 1
+    for k in range(1, len(spans)):
+        if not base[spans[k][0] - 1][:1].isdigit():
             continue
-        cls[s - 1] = (cls[s - 1] & ~mark_bits) | (kept[s - 1] & mark_bits)
+        found = next(((n, pack.units[key]) for n in range(min(longest, len(spans) - k), 0, -1)
+                      if (key := " ".join("".join(base[a:b]).lower() for a, b in spans[k:k + n])) in pack.units),
+                     None)
+        if found is None:
+            continue
+        n, spelling = found
+        written = spelling.split(" ")
+        letters = [w.rstrip("".join(pack.marks)) for w in written]
+        if any(len(w) != b - a for w, (a, b) in zip(letters, spans[k:k + n])):
+            continue
+        for j in [spans[k][0] - 1] + [b - 1 for _, b in spans[k:k + n - 1]]:  # the number, the unit's inner words
+            cls[j] = (cls[j] & ~mark_bits) | (kept[j] & mark_bits)
+        s, e = spans[k + n - 1]
         if e < len(base) and base[e][:1].isdigit() and "".join(base[s:e]).lower() in pack.joining_units:
             cls[e - 1] = (cls[e - 1] & ~mark_bits) | (kept[e - 1] & mark_bits)
         if not kept[e - 1] & mark_bits:  # a listed final mark ("Mio.")
-            cls[e - 1] |= sum(pack.bit(m) for m in spelling[len(letters):])
+            cls[e - 1] |= sum(pack.bit(m) for m in written[-1][len(letters[-1]):])
         if caps_bit:
-            for k, c in enumerate(letters, s):
-                cls[k] = cls[k] | caps_bit if c.isupper() or kept[k] & caps_bit else cls[k] & ~caps_bit
+            for word, (a, _) in zip(letters, spans[k:k + n]):
+                for j, c in enumerate(word, a):
+                    cls[j] = cls[j] | caps_bit if c.isupper() or kept[j] & caps_bit else cls[j] & ~caps_bit
     return cls

@@ -106,3 +106,13 @@ def test_an_input_ending_in_an_emoji_or_a_link_still_takes_no_mark_after_it():
         restorer = Restorer(lang="en", engine=engine)
         assert restorer("great game today 😀").endswith("😀")
         assert restorer("see www.example.com").endswith("www.example.com")
+
+
+@pytest.mark.parametrize("spaces, text", [("auto", "elpreciosubióun5porcientoayer"),
+                                          ("keep", "el precio subió un 3,5 por ciento ayer")])
+def test_a_unit_of_two_words_binds_to_its_number(spaces, text):
+    """es lists "por ciento": the Congress speeches write "%", and the model wrote "un 5, Por ciento"."""
+    es = load_pack("es")
+    out = Restorer(lang="es", spaces=spaces)(text)
+    assert base_text(out, es) == base_text(text, es)
+    assert " por ciento" in out and ", por" not in out.lower(), out

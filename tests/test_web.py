@@ -350,13 +350,15 @@ def test_the_page_joins_numbers_across_a_joining_unit_as_python_does(browser_pag
 
 
 def test_the_page_ends_a_sentence_on_a_percent_or_currency_sign_as_python_does(browser_page):
-    """An input ending in "%" or "€" takes a final mark (clusters.js ``endsSentenceOn``), in the page as in Python."""
+    """An input ending in "%" or "€" takes a final mark (clusters.js ``endsSentenceOn``), and a unit of two words
+    binds to its number ("5 por ciento", units.js), in the page as in Python."""
     page, _, _, errors = browser_page
-    items = [("el paro bajó un 2 %", "keep"), ("elparobajóun2%", "auto"), ("cuesta 5 €", "keep")]
+    items = [("el paro bajó un 2 %", "keep"), ("elparobajóun2%", "auto"), ("cuesta 5 €", "keep"),
+             ("elpreciosubióun5porcientoayer", "auto"), ("el precio subió un 5 por ciento", "keep")]
     python = {mode: Restorer(lang="es", engine="char", spaces=mode) for mode in ("auto", "keep")}
     got = web_restore(page, items, "es")
     assert got == [python[spaces](text) for text, spaces in items]
-    assert all(out.endswith(".") for out in got), got
+    assert all(out.endswith(".") for out in got) and all("5 por ciento" in out for out in got[3:]), got
     assert errors == []
 
 
