@@ -42,10 +42,9 @@ def one_source_spaces(scores: np.ndarray, cls: np.ndarray, soft: np.ndarray, nb_
         if [bool(cut[j]) for j in span] in sides:
             continue
         totals = [sum(float(with_space[j] if c else without[j]) for j, c in zip(span, side)) for side in sides]
-        side = sides[int(totals[1] > totals[0])]
         if max(totals) == -np.inf:
             continue
-        for j, want in zip(span, side):
+        for j, want in zip(span, sides[int(totals[1] > totals[0])]):
             if cut[j] != want:
                 cls[j] = np.flatnonzero(has == want)[scores[j, has == want].argmax()]
     return cls
