@@ -39,13 +39,13 @@ def unit_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.nda
     for k in range(1, len(spans)):
         if not base[spans[k][0] - 1][:1].isdigit():
             continue
-        found = next(((n, pack.units[key]) for n in range(min(longest, len(spans) - k), 0, -1)
-                      if (key := " ".join("".join(base[a:b]).lower() for a, b in spans[k:k + n])) in pack.units),
-                     None)
-        if found is None:
+        for n in range(min(longest, len(spans) - k), 0, -1):  # the longest listed unit first
+            key = " ".join("".join(base[a:b]).lower() for a, b in spans[k:k + n])
+            if key in pack.units:
+                break
+        else:
             continue
-        n, spelling = found
-        written = spelling.split(" ")
+        written = pack.units[key].split(" ")
         letters = [w.rstrip("".join(pack.marks)) for w in written]
         if any(len(w) != b - a for w, (a, b) in zip(letters, spans[k:k + n])):
             continue

@@ -22,6 +22,7 @@ export const PY_SPACE = `[${SPACE_CHAR}]`;
 const IS_SPACE = new RegExp(`^${PY_SPACE}+$`);
 const FIRST_SPACE = new RegExp(`^${PY_SPACE}`);
 const FIRST_ALNUM = /^[\p{L}\p{N}]/u;
+const FIRST_SENTENCE_END = /^[\p{L}\p{N}\p{Sc}%‰‱°]/u;
 const FIRST_ALPHA = /^\p{L}/u;
 const ALL_DIGITS = /^[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490]+$/u;
 const FIRST_DIGIT = /^[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089]/u;
@@ -30,7 +31,7 @@ export const isSpace = (s) => IS_SPACE.test(s); // str.isspace()
 export const startsSpace = (s) => FIRST_SPACE.test(s); // s[:1].isspace()
 export const startsAlnum = (s) => FIRST_ALNUM.test(s); // s[:1].isalnum()
 // a sentence may end on it (clusters.py ends_sentence_on): a letter, digit, percent, degree or currency sign
-export const endsSentenceOn = (s) => /^[\p{L}\p{N}\p{Sc}%‰‱°]/u.test(s);
+export const endsSentenceOn = (s) => FIRST_SENTENCE_END.test(s);
 export const startsAlpha = (s) => FIRST_ALPHA.test(s); // s[:1].isalpha()
 export const startsDigit = (s) => FIRST_DIGIT.test(s); // s[:1].isdigit()
 export const isDigits = (s) => ALL_DIGITS.test(s); // str.isdigit()

@@ -19,10 +19,11 @@ export function unitCase(base, cls, units, caps, space, markBits, kept, marks = 
   const clear = (j) => { cls[j] = (cls[j] & ~markBits) | (kept[j] & markBits); };
   for (let k = 1; k < spans.length; k++) {
     if (!startsDigit(base[spans[k][0] - 1])) continue;
+    const key = (n) => spans.slice(k, k + n).map(bare).join(" ");
     let n = Math.min(longest, spans.length - k);
-    while (n > 0 && !units.has(spans.slice(k, k + n).map(bare).join(" "))) n--;
+    while (n > 0 && !units.has(key(n))) n--;
     if (n === 0) continue;
-    const written = units.get(spans.slice(k, k + n).map(bare).join(" ")).split(" ");
+    const written = units.get(key(n)).split(" ");
     const letters = written.map((w) => {
       const chars = [...w];
       let m = chars.length;
