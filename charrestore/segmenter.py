@@ -32,6 +32,7 @@ from .clusters import inside_graphemes
 from .counts import reach_of
 from .counts import read as read_counts
 from .packs import PackError, load_pack
+from .quote_apostrophes import clitic_endings, split_runs
 from .viterbi import START
 
 _W = r"[\p{L}\p{N}\p{M}\u200c\u200d]"
@@ -69,10 +70,11 @@ class Lattice(NamedTuple):
     s_starts: list[int]
     offsets: list[int]
     silent: frozenset[int] = frozenset()  # boundaries after an elided clitic ("l'|inflation"): no space goes there
+    opening: frozenset[int] = frozenset()  # boundaries after an opening quote ("said'|hello'"): the space goes before it
 
     def to_text(self, ends: Sequence[int]) -> list[int]:
         """Text positions of the word boundaries ``ends`` (indices into ``s``) that insert a space."""
-        return [k + self.offsets[bisect_right(self.s_starts, k) - 1] for k in ends
+        return [k + self.offsets[bisect_right(self.s_starts, k) - 1] - (k in self.opening) for k in ends
                 if self.kind[k] <= 2 and k not in self.silent]
 
 
@@ -248,6 +250,10 @@ class Segmenter:
         spans = [m.span() for m in _LATTICE_RUN.finditer(text)]
         if not spans:
             return None
+        if "'" in text or "\u2019" in text:  # an apostrophe that no known word holds stands between two words
+            spans, opening_at = split_runs(text, spans, self._uni, self._clitic_endings(), self.L)
+        else:
+            opening_at = set()
         n = sum(e - b for b, e in spans)
         # kind[k] for a boundary before s[k]: 0 impossible, 1 possible, 2 forced by evidence, 3 forced by white
         # space or a hyphen (context carries over), 4 forced by punctuation (context restarts); 1, 2 insert a space.
@@ -256,10 +262,13 @@ class Segmenter:
         evidence = ((_DIGIT_CHANGE, self.digits), (_CAMEL, self.camel), (_CAPS, self.caps), (_INSIDE_NUMBER, -HARD),
                     (_AT_JOINER, -HARD))
         glued = None if codec_fast.singletons(text) else inside_graphemes(text)
-        pieces, s_starts, offsets, pos, last, silent = [], [], [], 0, 0, set()
+        pieces, s_starts, offsets, pos, last, silent, opening = [], [], [], 0, 0, set(), set()
         for b, e in spans:
             if pos:
-                kind[pos] = 3 if text[last:b].isspace() or text[last:b] in _HYPHENS else 4
+                between = text[last:b]
+                kind[pos] = 3 if between.isspace() or between in _HYPHENS else 2 if between in ("'", "\u2019") else 4
+                if b in opening_at:
+                    opening.add(pos)
             word = text[b:e]
             low = word.lower()
             pieces.append(low if len(low) == len(word) else "".join(map(_lower, word)))
@@ -302,11 +311,18 @@ class Segmenter:
                     if text[k - 1].isdigit() and text[k].isdigit():
                         kind[pos + k - b] = 2
             bonus = extra.tolist()
-        return Lattice("".join(pieces), kind, bonus, s_starts, offsets, frozenset(silent))
+        return Lattice("".join(pieces), kind, bonus, s_starts, offsets, frozenset(silent), frozenset(opening))
 
     def _viterbi(self, s: str, kind: bytearray, bonus: list[float]) -> list[int]:
         """Word boundaries (indices into ``s``) of the best segmentation, by the Python loop (viterbi.py)."""
         return viterbi.decode(self, s, kind, bonus)
+
+    def _clitic_endings(self) -> tuple[str, ...]:
+        """The endings after an apostrophe that the counts' words share ("'s", "'ll"), found on first use."""
+        endings = self.__dict__.get("_endings")
+        if endings is None:
+            endings = self._endings = clitic_endings(self._uni)
+        return endings
 
     def _reach(self) -> dict[str, int]:
         """Last three letters -> length of the longest seen word ending in them (from the counts file, or built

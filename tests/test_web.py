@@ -311,6 +311,19 @@ def test_the_page_elides_french_clitics_as_python_does(browser_page):
     assert errors == []
 
 
+def test_the_page_reads_typed_quotes_and_possessives_as_python_does(browser_page):
+    """An apostrophe that stands between two words in unspaced text (quote_apostrophes.js): the page's NB segmenter
+    puts the space before an opening quote and after a closing one or a plural's possessive, as Python's does."""
+    page, _, _, errors = browser_page
+    items = [("beatinganalysts'expectations", "auto"), ("shesaid'helloeveryone'andleft", "auto"),
+             ("idon'tknowwhatyou'vedone", "auto")]
+    python = Restorer(lang="en", engine="char", spaces="auto")
+    got = web_restore(page, items, "en")
+    assert got == [python(text) for text, _ in items]
+    assert "analysts' expectations" in got[0].lower() and " 'hello" in got[1].lower() and "everyone'" in got[1].lower()
+    assert errors == []
+
+
 def test_the_page_restores_the_spaces_of_run_together_spaced_text_as_python_does(browser_page):
     """``auto`` on spaced text with a word longer than the pack's ``longest_word`` restores its spaces (long_text.js
     ``runsTogether``); without one it keeps them."""

@@ -7,6 +7,7 @@
 
 import { graphemes, isDigits, isSpace } from "./clusters.js";
 import { readCounts } from "./counts.js";
+import { cliticEndings, splitRuns } from "./quote_apostrophes.js";
 
 const START = "<s>";
 const HARD = Infinity;
@@ -152,13 +153,13 @@ export class Segmenter {
   blockCuts(text, rules, given = null) {
     const lattice = this.lattice(text, rules, given);
     if (!lattice) return [];
-    const { kind, sStarts, offsets, silent } = lattice;
+    const { kind, sStarts, offsets, silent, opening } = lattice;
     const out = [];
     for (const k of this.viterbi(lattice.s, kind, lattice.bonus)) {
       if (kind[k] > 2 || silent.has(k)) continue;
       let r = sStarts.length - 1;
       while (sStarts[r] > k) r--;
-      out.push(k + offsets[r]);
+      out.push(k + offsets[r] - (opening.has(k) ? 1 : 0)); // after an opening quote the space goes before it
     }
     return out;
   }
@@ -168,8 +169,13 @@ export class Segmenter {
    * the context restarts) and ``bonus`` (``given``: where ``text`` had spaces, weighed inside the runs by
    * ``given_space`` and ``given_join``, and kept between two digits: "1 000"); null when there is no word run. */
   lattice(text, rules, given = null) {
-    const spans = Array.from(text.matchAll(LATTICE_RUN), (m) => [m.index, m.index + m[0].length]);
+    let spans = Array.from(text.matchAll(LATTICE_RUN), (m) => [m.index, m.index + m[0].length]);
     if (!spans.length) return null;
+    let openingAt = new Set(); // an apostrophe that no known word holds stands between two words
+    if (/['’]/.test(text)) {
+      this.endings ??= cliticEndings(this.uni.keys());
+      ({ spans, before: openingAt } = splitRuns(lowered(text), spans, this.uni, this.endings, this.L));
+    }
     const n = spans.reduce((a, [b, e]) => a + e - b, 0);
     const kind = new Uint8Array(n + 1).fill(1);
     const bonus = new Float64Array(n + 1);
@@ -178,12 +184,14 @@ export class Segmenter {
     const sStarts = [];
     const offsets = [];
     const silent = new Set(); // boundaries after an elided clitic ("l'|inflation"): no space goes there
+    const opening = new Set(); // boundaries after an opening quote ("said'|hello'"): the space goes before it
     let pos = 0;
     let last = 0;
     for (const [b, e] of spans) {
       if (pos) {
         const between = text.slice(last, b);
-        kind[pos] = isSpace(between) || HYPHENS.includes(between) ? 3 : 4;
+        kind[pos] = isSpace(between) || HYPHENS.includes(between) ? 3 : between === "'" || between === "’" ? 2 : 4;
+        if (openingAt.has(b)) opening.add(pos);
       }
       const word = text.slice(b, e);
       pieces.push(lowered(word));
@@ -223,7 +231,7 @@ export class Segmenter {
         }
       });
     }
-    return { s: pieces.join(""), kind, bonus, sStarts, offsets, silent };
+    return { s: pieces.join(""), kind, bonus, sStarts, offsets, silent, opening };
   }
 
   /** Word boundaries (indices into ``s``) of the best segmentation: states are (end position, last word); a seen
