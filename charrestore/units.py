@@ -5,9 +5,9 @@ wrote "3 KG", "3 MPH", "3. Km" (its training text is speech, where units are spe
 symbols (``units = ["km", "kg", "kW"]`` in pack.toml), and the abbreviated number words that follow a number as
 units do, with their final mark ("Mio.", "млн"), or of several words ("por ciento"); after either engine decodes, a
 listed unit (in any case, without its marks) straight after a word ending in a digit takes the listed spelling, and
-the number, and the words of a unit of several but its last, take no mark. A joining unit (``joining_units =
-["h"]``) between two numbers of one quantity takes none either: "10 h 30", not "10 h, 30" (a list of units keeps
-its commas: "3 kg, 5 kg"). What the input typed stays: a capital, a mark.
+the number, the words of a unit of several but its last, and the letters inside a unit's words take no mark. A
+joining unit (``joining_units = ["h"]``) between two numbers of one quantity takes none either: "10 h 30", not "10 h,
+30" (a list of units keeps its commas: "3 kg, 5 kg"). What the input typed stays: a capital, a mark.
 
 >>> import numpy as np
 >>> from charrestore import load_pack
@@ -45,19 +45,31 @@ def unit_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.nda
                 break
         else:
             continue
-        written = pack.units[key].split(" ")
-        letters = [w.rstrip("".join(pack.marks)) for w in written]
-        if any(len(w) != b - a for w, (a, b) in zip(letters, spans[k:k + n])):
+        spelled = [_spelled(w, pack) for w in pack.units[key].split(" ")]
+        if any(len(w) != b - a for w, (a, b) in zip(spelled, spans[k:k + n])):
             continue
-        for j in [spans[k][0] - 1] + [b - 1 for _, b in spans[k:k + n - 1]]:  # the number, the unit's inner words
-            cls[j] = (cls[j] & ~mark_bits) | (kept[j] & mark_bits)
+        j = spans[k][0] - 1  # the number
+        cls[j] = (cls[j] & ~mark_bits) | (kept[j] & mark_bits)
         s, e = spans[k + n - 1]
+        # the unit's letters take their listed marks ("a.m.", "Mio."), what the input typed, or none ("pm", not "p.m")
+        for j, (c, bits) in zip(range(spans[k][0], e), (x for w in spelled for x in w)):
+            if j < e - 1:
+                cls[j] = (cls[j] & ~mark_bits) | (kept[j] & mark_bits or bits)
+            elif not kept[j] & mark_bits:
+                cls[j] |= bits
+            if caps_bit:
+                cls[j] = cls[j] | caps_bit if c.isupper() or kept[j] & caps_bit else cls[j] & ~caps_bit
         if e < len(base) and base[e][:1].isdigit() and "".join(base[s:e]).lower() in pack.joining_units:
             cls[e - 1] = (cls[e - 1] & ~mark_bits) | (kept[e - 1] & mark_bits)
-        if not kept[e - 1] & mark_bits:  # a listed final mark ("Mio.")
-            cls[e - 1] |= sum(pack.bit(m) for m in written[-1][len(letters[-1]):])
-        if caps_bit:
-            for word, (a, _) in zip(letters, spans[k:k + n]):
-                for j, c in enumerate(word, a):
-                    cls[j] = cls[j] | caps_bit if c.isupper() or kept[j] & caps_bit else cls[j] & ~caps_bit
     return cls
+
+
+def _spelled(word: str, pack: LanguagePack) -> list[tuple[str, int]]:
+    """Each letter of a listed spelling with the bits of the pack's marks written after it: "a.m." -> a ".", m "."."""
+    out: list[tuple[str, int]] = []
+    for c in word:
+        if c in pack.marks and out:
+            out[-1] = (out[-1][0], out[-1][1] | pack.bit(c))
+        else:
+            out.append((c, 0))
+    return out

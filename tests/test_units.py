@@ -24,6 +24,19 @@ def test_a_unit_after_a_number_is_spelled_as_listed_and_the_number_takes_no_mark
                 assert f"{number} {unit}" in out, out
 
 
+@pytest.mark.parametrize("engine", ["pipeline", "char"])
+def test_an_hour_takes_am_or_pm_spelled_as_listed(engine):
+    """"3pm" came out "3. Pm." (the pipeline) and "3 p.m" (the char model): a unit's letters take the marks of its
+    listed spelling, "p.m.", and no other; "am" after a word is the verb."""
+    restorer = Restorer(lang="en", engine=engine)
+    for text, want in [("letsdoittomorrowat3pm", "3 p.m."), ("meetmeat10amtomorrow", "10 a.m."),
+                       ("the meeting is at 3 pm tomorrow", "3 p.m. tomorrow"), ("iam30andiamhappy", "I am"),
+                       ("it starts at 3 PM sharp", "3 P.M."), ("we met at 9 a.m. sharp", "9 a.m. sharp")]:
+        out = restorer(text)
+        assert base_text(out, EN) == base_text(text, EN)
+        assert want in out, out
+
+
 def test_what_the_input_typed_stays():
     restorer = Restorer(lang="en", engine="pipeline", spaces="keep")
     assert "3 KG" in restorer("i saw 3 KG of it")  # typed capitals

@@ -362,6 +362,18 @@ def test_the_page_joins_numbers_across_a_joining_unit_as_python_does(browser_pag
     assert errors == []
 
 
+def test_the_page_marks_no_letter_inside_a_unit_as_python_does(browser_page):
+    """en's char model wrote "3 p.m" for "3 pm": a unit's letters take the marks of its listed spelling ("p.m.") and
+    no other (units.js), as in Python."""
+    page, _, _, errors = browser_page
+    items = [("the meeting is at 3 pm tomorrow", "keep"), ("letsdoittomorrowat3pm", "auto")]
+    python = {mode: Restorer(lang="en", engine="char", spaces=mode) for mode in ("auto", "keep")}
+    got = web_restore(page, items, "en")
+    assert got == [python[spaces](text) for text, spaces in items]
+    assert all("3 p.m." in out for out in got), got
+    assert errors == []
+
+
 def test_the_page_ends_a_sentence_on_a_percent_or_currency_sign_as_python_does(browser_page):
     """An input ending in "%" or "€" takes a final mark (clusters.js ``endsSentenceOn``), and a unit of two words
     binds to its number ("5 por ciento", units.js), in the page as in Python."""

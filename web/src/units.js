@@ -7,8 +7,9 @@
 import { startsDigit } from "./clusters.js";
 
 /** ``cls`` with every listed unit (``units``: small letters -> spelling; a unit of several words has them spaced,
- * "por ciento") after a number spelled as listed, with a listed final mark (``marks``: mark -> class bit), and no
- * mark after the number, nor between the unit's words; ``joining``: the bare joining units. */
+ * "por ciento") after a number spelled as listed, with its listed marks (``marks``: mark -> class bit), and no
+ * mark after the number, nor between the unit's words, nor inside them but its listed marks ("a.m.");
+ * ``joining``: the bare joining units. */
 export function unitCase(base, cls, units, caps, space, markBits, kept, marks = new Map(), joining = new Set()) {
   if (!units.size || !space || base.length < 2) return cls;
   const cuts = [];
@@ -23,26 +24,28 @@ export function unitCase(base, cls, units, caps, space, markBits, kept, marks = 
     let n = Math.min(longest, spans.length - k);
     while (n > 0 && !units.has(key(n))) n--;
     if (n === 0) continue;
-    const written = units.get(key(n)).split(" ");
-    const letters = written.map((w) => {
-      const chars = [...w];
-      let m = chars.length;
-      while (m > 0 && marks.has(chars[m - 1])) m--;
-      return chars.slice(0, m);
-    });
-    if (letters.some((w, i) => w.length !== spans[k + i][1] - spans[k + i][0])) continue;
+    const spelled = units.get(key(n)).split(" ").map((w) => spell(w, marks));
+    if (spelled.some((w, i) => w.length !== spans[k + i][1] - spans[k + i][0])) continue;
     clear(spans[k][0] - 1); // the number
-    for (let i = k; i < k + n - 1; i++) clear(spans[i][1] - 1); // the unit's inner words
     const [s, e] = spans[k + n - 1];
+    // the unit's letters take their listed marks ("a.m.", "Mio."), what the input typed, or none ("pm", not "p.m")
+    spelled.flat().forEach(([c, bits], i) => {
+      const j = spans[k][0] + i;
+      if (j < e - 1) cls[j] = (cls[j] & ~markBits) | (kept[j] & markBits || bits);
+      else if (!(kept[j] & markBits)) cls[j] |= bits;
+      if (caps) cls[j] = c !== c.toLowerCase() || kept[j] & caps ? cls[j] | caps : cls[j] & ~caps;
+    });
     if (e < base.length && startsDigit(base[e]) && joining.has(bare([s, e]))) clear(e - 1); // "10 h 30"
-    const last = [...written[n - 1]].slice(letters[n - 1].length);
-    if (!(kept[e - 1] & markBits)) last.forEach((m) => { cls[e - 1] |= marks.get(m); }); // "Mio."
-    if (!caps) continue;
-    letters.forEach((word, i) => word.forEach((c, j) => {
-      const at = spans[k + i][0] + j;
-      const upper = c !== c.toLowerCase() || kept[at] & caps;
-      cls[at] = upper ? cls[at] | caps : cls[at] & ~caps;
-    }));
   }
   return cls;
+}
+
+/** Each letter of a listed spelling with the bits of the marks written after it: "a.m." -> [a, "."], [m, "."]. */
+function spell(word, marks) {
+  const out = [];
+  for (const c of word) {
+    if (marks.has(c) && out.length) out[out.length - 1][1] |= marks.get(c);
+    else out.push([c, 0]);
+  }
+  return out;
 }
