@@ -7,7 +7,8 @@ opens a quote that a later apostrophe closes, else after it (a closing quote, or
 
 >>> logp = {"don't": -3.0, "said": -2.8, "hello": -4.6, "and": -1.5}
 >>> text = "don't said'hello'and"
->>> spans, before = split_runs(text, [(0, 20)], logp, {"s": 100, "t": 10}, 20)
+>>> known = ApostropheWords({"s": 100, "t": 10}, {"don": ("t",)})
+>>> spans, before = split_runs(text, [(0, 20)], logp, known, 20)
 >>> spans, sorted(before)
 ([(0, 10), (11, 16), (17, 20)], [11])
 """
@@ -17,20 +18,37 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 FREQUENT = -6.0  # log10 P of a word seen once in a million words or more
 CLITIC, COMMON = 100, 10  # an ending after an apostrophe in this many of the counts' words: a clitic of its own
 # (en, de, es, fr: "'s"; not "'t": its few stems are all counted, "don't"), or one that a counted word may end in
 
 
-def clitic_endings(words: Iterable[str]) -> dict[str, int]:
-    """How many of ``words`` end in each ending after an apostrophe ("s", "t", "ll", ...), where at least ``COMMON``
-    do."""
-    endings = Counter(w.rpartition("'")[2] for w in words if w.count("'") == 1 and not w.endswith("'"))
-    return {e: n for e, n in endings.items() if n >= COMMON}
+class ApostropheWords(NamedTuple):
+    """What the counts' words with an apostrophe say: how many end in each ending after it ("s", "t", "ll", ...,
+    where at least ``COMMON`` do), and the parts after it of each part before it ("o" -> "clock", "neill", ...)."""
+    endings: dict[str, int]
+    halves: dict[str, tuple[str, ...]]
 
 
-def split_runs(text: str, spans: Sequence[tuple[int, int]], logp: Mapping[str, float], endings: Mapping[str, int],
+def apostrophe_words(words: Iterable[str]) -> ApostropheWords:
+    """``ApostropheWords`` of the counts' ``words`` (lower case, straight apostrophes)."""
+    endings: Counter[str] = Counter()
+    halves: dict[str, set[str]] = {}
+    for w in words:
+        if "'" not in w:
+            continue
+        if w.count("'") == 1 and not w.endswith("'"):
+            endings[w.rpartition("'")[2]] += 1
+        for p, c in enumerate(w):
+            if c == "'":
+                halves.setdefault(w[:p], set()).add(w[p + 1:])
+    return ApostropheWords({e: n for e, n in endings.items() if n >= COMMON},
+                           {left: tuple(rights) for left, rights in halves.items()})
+
+
+def split_runs(text: str, spans: Sequence[tuple[int, int]], logp: Mapping[str, float], known: ApostropheWords,
                longest: int) -> tuple[list[tuple[int, int]], set[int]]:
     """``spans`` (word runs of ``text``) cut at each apostrophe that stands between two words, and the run starts
     after such an apostrophe whose space goes before it (an opening quote); the others' space goes after it."""
@@ -39,7 +57,7 @@ def split_runs(text: str, spans: Sequence[tuple[int, int]], logp: Mapping[str, f
     for b, e in spans:
         for t in range(b + 1, e - 1):
             if (low[t] == "'" and low[t + 1].isalnum() and _between_words(low, t, b, e, logp, longest)
-                    and not _held(low, t, b, e, logp, endings, longest)):
+                    and not _held(low, t, b, e, known, longest)):
                 cuts.append(t)
     if not cuts:
         return list(spans), set()
@@ -79,12 +97,18 @@ def _between_words(low: str, t: int, b: int, e: int, logp: Mapping[str, float], 
             and any(logp.get(low[t + 1:j], -math.inf) >= FREQUENT for j in range(t + 4, min(e, t + 1 + longest) + 1)))
 
 
-def _held(low: str, t: int, b: int, e: int, logp: Mapping[str, float], endings: Mapping[str, int],
-          longest: int) -> bool:
+def _held(low: str, t: int, b: int, e: int, known: ApostropheWords, longest: int) -> bool:
     """Whether the apostrophe at ``t`` (inside the run ``low[b:e]``) begins a clitic, stands a letter away from
     another apostrophe ("rock'n'roll"), or lies in a known word that ends at it ("l'", "qu'"), in a common ending
     ("don't") or two letters or more after it ("o'clock"; not the novels' "s'e")."""
-    if "'" in (low[max(t - 2, 0):t - 1], low[t + 2:t + 3]) or any(low.startswith(x, t + 1) for x, n in endings.items() if n >= CLITIC):
+    if "'" in (low[max(t - 2, 0):t - 1], low[t + 2:t + 3]):
         return True
-    ends = [j for j in range(t + 1, min(e, t + longest) + 1) if j != t + 2 or low[t + 1] in endings]
-    return any(low[i:j] in logp for i in range(max(b, t - longest + 1), t + 1) for j in ends if j - i <= longest)
+    if any(low.startswith(ending, t + 1) for ending, n in known.endings.items() if n >= CLITIC):
+        return True
+    for i in range(max(b, t - longest + 1), t + 1):
+        for right in known.halves.get(low[i:t], ()):
+            j = t + 1 + len(right)
+            if (j <= e and j - i <= longest and low.startswith(right, t + 1)
+                    and (len(right) != 1 or right in known.endings)):
+                return True
+    return False

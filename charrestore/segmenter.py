@@ -32,7 +32,7 @@ from .clusters import inside_graphemes
 from .counts import reach_of
 from .counts import read as read_counts
 from .packs import PackError, load_pack
-from .quote_apostrophes import clitic_endings, split_runs
+from .quote_apostrophes import ApostropheWords, apostrophe_words, split_runs
 from .viterbi import START
 
 _W = r"[\p{L}\p{N}\p{M}\u200c\u200d]"
@@ -70,7 +70,7 @@ class Lattice(NamedTuple):
     s_starts: list[int]
     offsets: list[int]
     silent: frozenset[int] = frozenset()  # boundaries after an elided clitic ("l'|inflation"): no space goes there
-    opening: frozenset[int] = frozenset()  # boundaries after an opening quote ("said'|hello'"): the space goes before it
+    opening: frozenset[int] = frozenset()  # boundaries after an opening quote ("said'|hello"): the space before it
 
     def to_text(self, ends: Sequence[int]) -> list[int]:
         """Text positions of the word boundaries ``ends`` (indices into ``s``) that insert a space."""
@@ -251,7 +251,7 @@ class Segmenter:
         if not spans:
             return None
         if "'" in text or "\u2019" in text:  # an apostrophe that no known word holds stands between two words
-            spans, opening_at = split_runs(text, spans, self._uni, self._clitic_endings(), self.L)
+            spans, opening_at = split_runs(text, spans, self._uni, self._apostrophe_words(), self.L)
         else:
             opening_at = set()
         n = sum(e - b for b, e in spans)
@@ -317,12 +317,12 @@ class Segmenter:
         """Word boundaries (indices into ``s``) of the best segmentation, by the Python loop (viterbi.py)."""
         return viterbi.decode(self, s, kind, bonus)
 
-    def _clitic_endings(self) -> tuple[str, ...]:
-        """The endings after an apostrophe that the counts' words share ("'s", "'ll"), found on first use."""
-        endings = self.__dict__.get("_endings")
-        if endings is None:
-            endings = self._endings = clitic_endings(self._uni)
-        return endings
+    def _apostrophe_words(self) -> ApostropheWords:
+        """What the counts' words with an apostrophe say of one typed between letters, found on first use."""
+        found = self.__dict__.get("_apostrophes")
+        if found is None:
+            found = self._apostrophes = apostrophe_words(w for w in self._uni if "'" in w)
+        return found
 
     def _reach(self) -> dict[str, int]:
         """Last three letters -> length of the longest seen word ending in them (from the counts file, or built

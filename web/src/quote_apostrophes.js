@@ -10,27 +10,34 @@ const CLITIC = 100; // an ending after an apostrophe in this many of the counts'
 const COMMON = 10; // ... or one that a counted word may end in
 const ALNUM = /[\p{L}\p{N}]/u;
 
-/** How many of ``words`` end in each ending after an apostrophe ("s", "t", ...), where at least COMMON do. */
-export function cliticEndings(words) {
+/** What the counts' words with an apostrophe say (quote_apostrophes.py ``apostrophe_words``): how many end in
+ * each ending after it, where at least COMMON do, and the parts after it of each part before it. */
+export function apostropheWords(words) {
   const counts = new Map();
+  const halves = new Map();
   for (const w of words) {
+    if (!w.includes("'")) continue;
     const at = w.indexOf("'");
-    if (at < 0 || at !== w.lastIndexOf("'") || w.endsWith("'")) continue;
     const ending = w.slice(at + 1);
-    counts.set(ending, (counts.get(ending) ?? 0) + 1);
+    if (at === w.lastIndexOf("'") && !w.endsWith("'")) counts.set(ending, (counts.get(ending) ?? 0) + 1);
+    for (let p = 0; p < w.length; p++) {
+      if (w[p] !== "'") continue;
+      if (!halves.has(w.slice(0, p))) halves.set(w.slice(0, p), new Set());
+      halves.get(w.slice(0, p)).add(w.slice(p + 1));
+    }
   }
-  return new Map([...counts].filter(([, n]) => n >= COMMON));
+  return { endings: new Map([...counts].filter(([, n]) => n >= COMMON)), halves };
 }
 
 /** ``spans`` (word runs of ``low``, the text lower-cased one character for one) cut at each apostrophe that stands
  * between two words, and the run starts after such an apostrophe whose space goes before it (an opening quote). */
-export function splitRuns(low, spans, logp, endings, longest) {
+export function splitRuns(low, spans, logp, known, longest) {
   low = low.replaceAll("\u2019", "'");
   const cuts = [];
   for (const [b, e] of spans) {
     for (let t = b + 1; t < e - 1; t++) {
       if (low[t] === "'" && ALNUM.test(String.fromCodePoint(low.codePointAt(t + 1)))
-          && betweenWords(low, t, b, e, logp, longest) && !held(low, t, b, e, logp, endings, longest)) cuts.push(t);
+          && betweenWords(low, t, b, e, logp, longest) && !held(low, t, b, e, known, longest)) cuts.push(t);
     }
   }
   const before = new Set();
@@ -71,7 +78,9 @@ function edge(low, t) {
 /** Whether frequent words of three letters or more end right before the apostrophe at ``t`` and begin after it. */
 function betweenWords(low, t, b, e, logp, longest) {
   let left = false;
-  for (let i = Math.max(b, t - longest); i < t - 2 && !left; i++) left = (logp.get(low.slice(i, t)) ?? -Infinity) >= FREQUENT;
+  for (let i = Math.max(b, t - longest); i < t - 2 && !left; i++) {
+    left = (logp.get(low.slice(i, t)) ?? -Infinity) >= FREQUENT;
+  }
   if (!left) return false;
   for (let j = t + 4; j <= Math.min(e, t + 1 + longest); j++) {
     if ((logp.get(low.slice(t + 1, j)) ?? -Infinity) >= FREQUENT) return true;
@@ -81,12 +90,14 @@ function betweenWords(low, t, b, e, logp, longest) {
 
 /** Whether the apostrophe at ``t`` begins a clitic, stands a letter away from another apostrophe ("rock'n'roll"),
  * or lies in a known word that ends at it ("l'"), in a common ending ("don't") or two letters or more after it. */
-function held(low, t, b, e, logp, endings, longest) {
+function held(low, t, b, e, known, longest) {
   if (low.slice(Math.max(t - 2, 0), t - 1) === "'" || low.slice(t + 2, t + 3) === "'") return true;
-  for (const [ending, n] of endings) if (n >= CLITIC && low.startsWith(ending, t + 1)) return true;
+  for (const [ending, n] of known.endings) if (n >= CLITIC && low.startsWith(ending, t + 1)) return true;
   for (let i = Math.max(b, t - longest + 1); i <= t; i++) {
-    for (let j = t + 1; j <= Math.min(e, t + longest, i + longest); j++) {
-      if ((j !== t + 2 || endings.has(low[t + 1])) && logp.has(low.slice(i, j))) return true;
+    for (const right of known.halves.get(low.slice(i, t)) ?? []) {
+      const j = t + 1 + right.length;
+      const fits = j <= e && j - i <= longest && low.startsWith(right, t + 1);
+      if (fits && (right.length !== 1 || known.endings.has(right))) return true;
     }
   }
   return false;

@@ -7,7 +7,7 @@
 
 import { graphemes, isDigits, isSpace } from "./clusters.js";
 import { readCounts } from "./counts.js";
-import { cliticEndings, splitRuns } from "./quote_apostrophes.js";
+import { apostropheWords, splitRuns } from "./quote_apostrophes.js";
 
 const START = "<s>";
 const HARD = Infinity;
@@ -173,8 +173,8 @@ export class Segmenter {
     if (!spans.length) return null;
     let openingAt = new Set(); // an apostrophe that no known word holds stands between two words
     if (/['’]/.test(text)) {
-      this.endings ??= cliticEndings(this.uni.keys());
-      ({ spans, before: openingAt } = splitRuns(lowered(text), spans, this.uni, this.endings, this.L));
+      this.apostrophes ??= apostropheWords(this.uni.keys());
+      ({ spans, before: openingAt } = splitRuns(lowered(text), spans, this.uni, this.apostrophes, this.L));
     }
     const n = spans.reduce((a, [b, e]) => a + e - b, 0);
     const kind = new Uint8Array(n + 1).fill(1);
