@@ -3,7 +3,8 @@
 The segmenter reads an apostrophe between letters as part of a word ("don't", "l'homme"), so no space may stand
 beside it. Where frequent words end right before it and begin right after it, and no word that the counts know holds
 it nor a clitic they know begins after it ("'s"), it stands between two words: the space goes before it where it
-opens a quote that a later apostrophe closes, else after it (a closing quote, or a plural's possessive).
+opens a quote that a later apostrophe closes or stands for a year's century ("'90s"), else after it (a closing quote,
+or a plural's possessive).
 
 >>> logp = {"don't": -3.0, "said": -2.8, "hello": -4.6, "and": -1.5}
 >>> text = "don't said'hello'and"
@@ -71,8 +72,10 @@ def split_runs(text: str, spans: Sequence[tuple[int, int]], logp: Mapping[str, f
         out.append((start, e))
     marks = [t for t, c in enumerate(low) if c == "'"]
     edge = {t: _edge(low, t) for t in marks}
-    separators, is_open = set(cuts), False
-    last_closer = max(t for t in marks if t in separators or edge[t] == "closes")
+    years = {t for t in cuts if low[t + 1].isdecimal()}  # a year's elided century opens no quote: "the early '90s"
+    before |= {t + 1 for t in years}
+    separators, is_open = set(cuts) - years, False
+    last_closer = max((t for t in marks if t in separators or edge[t] == "closes"), default=-1)
     for t in marks:
         if t in separators:
             if not is_open and last_closer > t:  # a later apostrophe closes the quote that this one opens

@@ -2,7 +2,8 @@
  * Apostrophes typed as quotes or after a plural in unspaced text ("said'hello'and", "analysts'expectations"):
  * charrestore/quote_apostrophes.py. Where frequent words end right before an apostrophe and begin right after it,
  * and no word that the counts know holds it nor a clitic they know begins after it ("'s"), it stands between two
- * words: the space goes before it where it opens a quote that a later apostrophe closes, else after it.
+ * words: the space goes before it where it opens a quote that a later apostrophe closes or stands for a year's
+ * century ("'90s"), else after it.
  */
 
 const FREQUENT = -6.0; // log10 P of a word seen once in a million words or more
@@ -54,8 +55,10 @@ export function splitRuns(low, spans, logp, known, longest) {
   }
   const marks = [];
   for (let t = 0; t < low.length; t++) if (low[t] === "'") marks.push(t);
-  const separators = new Set(cuts);
-  const lastCloser = Math.max(...marks.filter((t) => separators.has(t) || edge(low, t) === "closes"));
+  const years = cuts.filter((t) => /\p{Nd}/u.test(low[t + 1])); // a year's elided century opens no quote: "'90s"
+  years.forEach((t) => before.add(t + 1));
+  const separators = new Set(cuts.filter((t) => !years.includes(t)));
+  const lastCloser = Math.max(-1, ...marks.filter((t) => separators.has(t) || edge(low, t) === "closes"));
   let isOpen = false;
   for (const t of marks) {
     if (separators.has(t)) {
