@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 FREQUENT = -6.0  # log10 P of a word seen once in a million words or more
@@ -50,14 +50,16 @@ def apostrophe_words(words: Iterable[str]) -> ApostropheWords:
 
 
 def split_runs(text: str, spans: Sequence[tuple[int, int]], logp: Mapping[str, float], known: ApostropheWords,
-               longest: int) -> tuple[list[tuple[int, int]], set[int]]:
+               longest: int, uncut: Container[int] = ()) -> tuple[list[tuple[int, int]], set[int]]:
     """``spans`` (word runs of ``text``) cut at each apostrophe that stands between two words, and the run starts
-    after such an apostrophe whose space goes before it (an opening quote); the others' space goes after it."""
+    after such an apostrophe whose space goes before it (an opening quote); the others' space goes after it.
+    ``uncut``: text positions where no space may go (inside a link or an address)."""
     low = "".join(c if len(c.lower()) > 1 else c.lower() for c in text).replace("\u2019", "'")  # aligned
     cuts: list[int] = []  # text positions of the apostrophes that stand between words (a new grapheme after them)
     for b, e in spans:
         for t in range(b + 1, e - 1):
-            if (low[t] == "'" and low[t + 1].isalnum() and _between_words(low, t, b, e, logp, longest)
+            if (low[t] == "'" and low[t + 1].isalnum() and t not in uncut and t + 1 not in uncut
+                    and _between_words(low, t, b, e, logp, longest)
                     and not _held(low, t, b, e, known, longest)):
                 cuts.append(t)
     if not cuts:

@@ -251,7 +251,8 @@ class Segmenter:
         if not spans:
             return None
         if "'" in text or "\u2019" in text:  # an apostrophe that no known word holds stands between two words
-            spans, opening_at = split_runs(text, spans, self._uni, self._apostrophe_words(), self.L)
+            spans, opening_at = split_runs(text, spans, self._uni, self._apostrophe_words(), self.L,
+                                           {k for k, v in (rules or {}).items() if v == 1})
         else:
             opening_at = set()
         n = sum(e - b for b, e in spans)

@@ -54,3 +54,10 @@ def test_the_shipped_segmenter_and_restorer_read_typed_quotes_and_possessives():
     assert seg.segment("idon'tknowwhatyou'vedone") == "i don't know what you've done"
     restored = Restorer(lang="en")("revenuerosebeatinganalysts'expectations")
     assert restored.lower() == "revenue rose beating analysts' expectations."
+
+
+@pytest.mark.parametrize("engine", ["pipeline", "char"])
+def test_an_apostrophe_inside_a_link_takes_no_space(engine):
+    """A link is protected: the segmenter's cut beside an apostrophe must not go inside it."""
+    out = Restorer(lang="en", engine=engine)("checkouthttp://example.com/analysts'expectations")
+    assert "http://example.com/analysts'expectations" in out, out

@@ -316,11 +316,12 @@ def test_the_page_reads_typed_quotes_and_possessives_as_python_does(browser_page
     puts the space before an opening quote and after a closing one or a plural's possessive, as Python's does."""
     page, _, _, errors = browser_page
     items = [("beatinganalysts'expectations", "auto"), ("shesaid'helloeveryone'andleft", "auto"),
-             ("idon'tknowwhatyou'vedone", "auto")]
+             ("idon'tknowwhatyou'vedone", "auto"), ("checkouthttp://example.com/analysts'expectations", "auto")]
     python = Restorer(lang="en", engine="char", spaces="auto")
     got = web_restore(page, items, "en")
     assert got == [python(text) for text, _ in items]
     assert "analysts' expectations" in got[0].lower() and " 'hello" in got[1].lower() and "everyone'" in got[1].lower()
+    assert "http://example.com/analysts'expectations" in got[3]  # a link takes no space
     assert errors == []
 
 

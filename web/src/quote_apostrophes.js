@@ -31,14 +31,16 @@ export function apostropheWords(words) {
 }
 
 /** ``spans`` (word runs of ``low``, the text lower-cased one character for one) cut at each apostrophe that stands
- * between two words, and the run starts after such an apostrophe whose space goes before it (an opening quote). */
-export function splitRuns(low, spans, logp, known, longest) {
+ * between two words, and the run starts after such an apostrophe whose space goes before it (an opening quote);
+ * ``uncut``: text positions where no space may go (inside a link or an address). */
+export function splitRuns(low, spans, logp, known, longest, uncut = new Set()) {
   low = low.replaceAll("\u2019", "'");
   const cuts = [];
   for (const [b, e] of spans) {
     for (let t = b + 1; t < e - 1; t++) {
-      if (low[t] === "'" && ALNUM.test(String.fromCodePoint(low.codePointAt(t + 1)))
-          && betweenWords(low, t, b, e, logp, longest) && !held(low, t, b, e, known, longest)) cuts.push(t);
+      if (low[t] !== "'" || !ALNUM.test(String.fromCodePoint(low.codePointAt(t + 1)))) continue;
+      if (!uncut.has(t) && !uncut.has(t + 1) && betweenWords(low, t, b, e, logp, longest)
+          && !held(low, t, b, e, known, longest)) cuts.push(t);
     }
   }
   const before = new Set();

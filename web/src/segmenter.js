@@ -174,7 +174,8 @@ export class Segmenter {
     let openingAt = new Set(); // an apostrophe that no known word holds stands between two words
     if (/['’]/.test(text)) {
       this.apostrophes ??= apostropheWords(this.uni.keys());
-      ({ spans, before: openingAt } = splitRuns(lowered(text), spans, this.uni, this.apostrophes, this.L));
+      const uncut = new Set([...(rules ?? [])].filter(([, v]) => v === 1).map(([k]) => k));
+      ({ spans, before: openingAt } = splitRuns(lowered(text), spans, this.uni, this.apostrophes, this.L, uncut));
     }
     const n = spans.reduce((a, [b, e]) => a + e - b, 0);
     const kind = new Uint8Array(n + 1).fill(1);
