@@ -9,7 +9,8 @@ typed no mark in takes the form's marks and capitals and, where the spaces are r
 at a sentence's start (the models capitalize letters they do not know: "das U a"). Its last mark ends no sentence:
 the next word keeps the case the engine gave it, and the marks the engine put after the form stay ("etc., etc.",
 "usw.?"). List only forms whose letters, run together too, are no word of the language ("т. е." would turn "те"
-into it): ``python scripts/abbreviation_forms.py`` counts how the training text writes them.
+into it): ``python scripts/abbreviation_forms.py`` counts how the training text writes them. A pack's ``spellings``
+(names in mixed case: "ChatGPT", "macOS") are such forms too.
 
 >>> import numpy as np
 >>> from charrestore import load_pack
@@ -60,9 +61,9 @@ def abbreviation_forms(base: list[str], cls: np.ndarray, pack: LanguagePack, kep
                        inside: np.ndarray | None = None) -> np.ndarray:
     """``cls`` with every listed abbreviation written as its form, but where ``kept`` (the input's classes) has a
     mark, or inside a protected span (``inside``). ``keep``: the spaces are the input's, and stay."""
-    if not pack.abbreviation_forms or not len(base):
+    if not (pack.abbreviation_forms or pack.spellings) or not len(base):
         return cls
-    forms = parsed(pack.features, pack.abbreviation_forms)
+    forms = parsed(pack.features, pack.abbreviation_forms + pack.spellings)
     space_bit = pack.bit(SPACE)
     longest = max(sum(1 for c in f if c & space_bit) for f in forms.values()) + 1  # words in a form
     spans = words(base, cls, pack)

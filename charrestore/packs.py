@@ -46,6 +46,7 @@ class LanguagePack:
     space_before: dict[str, str] = field(default_factory=dict)  # mark -> the space its typography puts before it
     abbreviations: frozenset[str] = frozenset()  # typed with their marks: keep the input's case, end no sentence
     abbreviation_forms: tuple[str, ...] = ()  # as written ("z. B."): their bare letters take them (abbreviation_forms.py)
+    spellings: tuple[str, ...] = ()  # names in mixed case ("ChatGPT"): forms as above, and NB words (segmenter.py)
     units: dict[str, str] = field(default_factory=dict)  # unit symbols after a number: "kg" -> "kg" (units.py)
     joining_units: frozenset[str] = frozenset()  # units that join two numbers of one quantity: "10 h 30" (units.py)
     thousands: str = ""  # the separator of a long number's groups of three: "." or " " (digit_groups.py)
@@ -158,7 +159,8 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         if mark not in marks or len(space) != 1 or not space.isspace():
             raise PackError(f"{source}: [space_before] maps {mark!r} onto {space!r}: it takes a mark of the pack's "
                             "features and one white-space character")
-    _check_forms(source, data.get("abbreviation_forms", ()), marks, SPACE in features, bool(data.get("cased")))
+    _check_forms(source, (*data.get("abbreviation_forms", ()), *data.get("spellings", ())), marks, SPACE in features,
+                 bool(data.get("cased")))
     for clitic in data.get("elisions", ()):
         if not _ELISION.fullmatch(str(clitic)):
             raise PackError(f"{source}: 'elisions' holds {clitic!r}: it takes letters ending in an apostrophe (\"l'\")")
@@ -195,6 +197,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         space_before=dict(data.get("space_before", {})),
         abbreviations=frozenset(base_form(w, marks) for w in data.get("abbreviations", ())),
         abbreviation_forms=tuple(data.get("abbreviation_forms", ())),
+        spellings=tuple(data.get("spellings", ())),
         units={base_form(u, marks): u for u in (*data.get("units", ()), *data.get("joining_units", ()))},
         joining_units=frozenset(base_form(u, marks) for u in data.get("joining_units", ())),
         thousands=data.get("thousands", ""),
@@ -217,8 +220,9 @@ def _check_forms(source, forms, marks, spaced: bool, cased: bool) -> None:
         if not (form[:1].isalnum() and form == " ".join(form.split()) and (spaced or " " not in form)
                 and (cased or form == form.lower()) and all(c.isalnum() or c in "-'’" for c in letters)
                 and letters not in seen):
-            raise PackError(f"{source}: 'abbreviation_forms' holds {form!r}: it takes a word as written, starting with "
-                            "a letter, whose marks, single spaces and capitals are features of the pack, once per letters")
+            raise PackError(f"{source}: 'abbreviation_forms' or 'spellings' holds {form!r}: it takes a word as written, "
+                            "starting with a letter, whose marks, single spaces and capitals are features of the pack, "
+                            "once per letters")
         seen.add(letters)
 
 

@@ -32,7 +32,7 @@ from .clusters import inside_graphemes
 from .counts import reach_of
 from .counts import read as read_counts
 from .packs import PackError, load_pack
-from .quote_apostrophes import ApostropheWords, apostrophe_words, split_runs
+from .quote_apostrophes import FREQUENT, ApostropheWords, apostrophe_words, split_runs
 from .viterbi import START
 
 _W = r"[\p{L}\p{N}\p{M}\u200c\u200d]"
@@ -183,6 +183,21 @@ class Segmenter:
         self.__dict__.pop("_fast_tables", None)
         names = "|".join(sorted((regex.escape(c[:-1]) for c in clitics), key=len, reverse=True))
         self._elided = regex.compile(rf"(?:{names})['\u2019](?=\p{{L}})") if names else None
+        return self
+
+    def know(self, spellings: Sequence[str]) -> Segmenter:
+        """Count a pack's ``spellings`` ("ChatGPT", "macOS") as words seen once in a million where the counts lack
+        them, so that unspaced text keeps them whole: "chatgptopenai" is "chatgpt openai", not "chat gpt open ai".
+
+        >>> seg = Segmenter({"chat": 50, "gpt": 2, "open": 60, "ai": 20}, {}, total=10**6, L=12)
+        >>> seg.segment("chatgpt"), seg.know(["ChatGPT"]).segment("chatgpt")
+        ('chat gpt', 'chatgpt')
+        """
+        reach = self._reach()
+        for word in {w.lower() for w in spellings if w.isalnum()}:
+            self._uni.setdefault(word, FREQUENT)
+            reach[word[-3:]] = max(reach.get(word[-3:], 2), len(word))
+        self.__dict__.pop("_fast_tables", None)
         return self
 
     def score(self, word: str, previous: str | None = None) -> float:
@@ -352,15 +367,11 @@ def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
                  caps=_evidence(params.get("caps", 0.0)))
     except (OSError, EOFError, ValueError) as exc:
         raise ModelError(f"{path}: unreadable counts ({exc})") from None
-    return seg.elide(_pack_elisions(lang))
-
-
-def _pack_elisions(lang: str) -> tuple[str, ...]:
-    """The elided clitics of ``lang``'s pack (none where no pack of that code is installed)."""
     try:
-        return load_pack(lang).elisions
-    except PackError:
-        return ()
+        pack = load_pack(lang)
+    except PackError:  # no pack of that code is installed
+        return seg
+    return seg.elide(pack.elisions).know(pack.spellings)
 
 
 def _evidence(value) -> float:

@@ -99,7 +99,7 @@ PACK_FIELDS = {"code": "str", "name": "str", "cased": "bool", "normalization": "
                "sentence_marks": "list", "engine": "str", "map": "map", "map_between_words": "map",
                "map_before_lower": "map", "map_after_sentence_end": "map", "models": "map",
                "opening_marks": "list", "pairs": "map", "space_before": "map", "abbreviations": "list",
-               "abbreviation_forms": "list", "scripts": "list", "units": "list", "joining_units": "list",
+               "abbreviation_forms": "list", "spellings": "list", "scripts": "list", "units": "list", "joining_units": "list",
                "thousands": "str", "capital_after": "list", "elisions": "list", "longest_word": "int"}
 NORMALIZATIONS = ("NFC", "NFD", "NFKC", "NFKD")
 MODEL_KINDS = ("char", "token", "nb", "apostrophes", "proper")  # the char and token models, the NB counts,

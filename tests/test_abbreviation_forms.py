@@ -1,5 +1,6 @@
 """Abbreviations written as the pack lists them (charrestore/abbreviation_forms.py): through the Restorer, in
-every pack with a list, with the spaces kept and restored; what the input typed stays; bad lists are refused."""
+every pack with a list, with the spaces kept and restored; what the input typed stays; bad lists are refused. A
+pack's ``spellings`` (names in mixed case) go the same way."""
 
 import doctest
 
@@ -44,6 +45,34 @@ def test_a_sentence_start_keeps_its_capital_and_the_marks_after_the_form_stay():
     assert out.startswith("Z.B.")
     fr = Restorer(lang="fr", spaces="keep")("des pommes des poires etc etc")
     assert fr.count("etc.") == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "fr", "ru", "vi"])
+@pytest.mark.parametrize("engine", ["auto", "char"])
+def test_a_pack_writes_its_spellings_as_listed(lang, engine):
+    """A pack's ``spellings``: names in mixed case that the models and the proper lists missed ("chatgpt", "openai"
+    came out "chatgpt", "Openai" from en's pipeline)."""
+    pack = load_pack(lang)
+    text = "chatgpt openai mysql pytorch macos"
+    out = Restorer(lang=lang, engine=engine, spaces="keep")(text)
+    assert base_text(out, pack) == base_text(text, pack)
+    assert all(w in out for w in ["ChatGPT", "OpenAI", "MySQL", "PyTorch", "macOS"]), out
+
+
+@pytest.mark.parametrize("lang, text", [("en", "iusechatgpteveryday"), ("en", "openaireleasedanewmodel"),
+                                        ("de", "ichbenutzechatgptjedentag")])
+def test_unspaced_text_keeps_a_spelling_whole(lang, text):
+    """The NB segmenter counts the spellings as words (``Segmenter.know``): "chatgpt" was cut "chat gpt"."""
+    for engine in ("auto", "char"):
+        out = Restorer(lang=lang, engine=engine)(text)
+        assert "ChatGPT" in out or "OpenAI" in out, out
+
+
+def test_spellings_and_abbreviation_forms_share_no_letters():
+    data = {"code": "xx", "features": ["CAPS", ".", "SPACE"], "cased": True, "abbreviation_forms": ["Dr."],
+            "spellings": ["DR"]}
+    with pytest.raises(PackError, match="spellings"):
+        _validate("xx", data)
 
 
 @pytest.mark.parametrize("form", [". B.", "z  B.", " z.", "z!", "zb"])

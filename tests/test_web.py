@@ -363,6 +363,19 @@ def test_the_page_joins_numbers_across_a_joining_unit_as_python_does(browser_pag
     assert errors == []
 
 
+def test_the_page_writes_a_packs_spellings_as_python_does(browser_page):
+    """A pack's ``spellings`` ("ChatGPT"): written as listed, and words of the NB segmenter in unspaced text
+    (pack.js, segmenter.js ``know``), as in Python."""
+    page, _, _, errors = browser_page
+    for lang, items in {"en": [("we use chatgpt and pytorch on macos", "keep"), ("iusechatgpteveryday", "auto")],
+                        "de": [("ichbenutzechatgptjedentag", "auto")]}.items():
+        python = {mode: Restorer(lang=lang, engine="char", spaces=mode) for mode in ("auto", "keep")}
+        got = web_restore(page, items, lang)
+        assert got == [python[spaces](text) for text, spaces in items]
+        assert all("ChatGPT" in out for out in got), got
+    assert errors == []
+
+
 def test_the_page_marks_no_letter_inside_a_unit_as_python_does(browser_page):
     """en's char model wrote "3 p.m" for "3 pm": a unit's letters take the marks of its listed spelling ("p.m.") and
     no other (units.js), as in Python."""

@@ -29,8 +29,10 @@ export class LanguagePack {
     // typed with their marks, they keep the input's case (packs.py base_form: lower case, the pack's marks dropped)
     this.abbreviations = new Set((data.abbreviations ?? []).map((w) => [...w.toLowerCase()]
       .filter((c) => !this.marks.includes(c)).join("")));
-    // abbreviations as written ("z. B."): their bare letters take them (abbreviation_forms.js)
-    this.abbreviationForms = parseForms(data.abbreviation_forms ?? [], this.features);
+    // abbreviations as written ("z. B."), and names in mixed case ("ChatGPT"): their bare letters take them
+    // (abbreviation_forms.js); the spellings are words of the NB segmenter too (segmenter.js know)
+    this.spellings = data.spellings ?? [];
+    this.abbreviationForms = parseForms([...(data.abbreviation_forms ?? []), ...this.spellings], this.features);
     this.scripts = data.scripts ?? []; // the Unicode scripts the language writes (spans.js: foreignWords)
     // unit symbols and number words after a number: small letters without marks -> spelling (units.js)
     const bare = (u) => [...u.toLowerCase()].filter((c) => !this.marks.includes(c)).join("");

@@ -6,7 +6,7 @@
  * century ("'90s"), else after it.
  */
 
-const FREQUENT = -6.0; // log10 P of a word seen once in a million words or more
+export const FREQUENT = -6.0; // log10 P of a word seen once in a million words or more
 const CLITIC = 100; // an ending after an apostrophe in this many of the counts' words: a clitic of its own
 const COMMON = 10; // ... or one that a counted word may end in
 const ALNUM = /[\p{L}\p{N}]/u;

@@ -71,7 +71,7 @@ export class Restorer {
       nb = once(async () => {
         const nbCard = JSON.parse(await fetchText(nbCardUrl));
         return (await Segmenter.fromBytes(await checked(new URL(nbCard.file, nbCardUrl), nbCard.sha256), nbCard))
-          .elide(pack.elisions);
+          .elide(pack.elisions).know(pack.spellings);
       });
     }
     const prose = nb && card.nb_spaces ? once(async () => (await nb()).configured((await nb()).proseParams)) : null;

@@ -7,7 +7,7 @@
 
 import { graphemes, isDigits, isSpace } from "./clusters.js";
 import { readCounts } from "./counts.js";
-import { apostropheWords, splitRuns } from "./quote_apostrophes.js";
+import { FREQUENT, apostropheWords, splitRuns } from "./quote_apostrophes.js";
 
 const START = "<s>";
 const HARD = Infinity;
@@ -88,6 +88,17 @@ export class Segmenter {
     const names = clitics.map((c) => c.slice(0, -1).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
       .sort((a, b) => b.length - a.length);
     this.elided = new RegExp(`(?:${names.join("|")})['\u2019](?=\\p{L})`, "gu");
+    return this;
+  }
+
+  /** Count a pack's ``spellings`` ("ChatGPT") as words seen once in a million where the counts lack them, so that
+   * unspaced text keeps them whole (segmenter.py ``know``). */
+  know(spellings) {
+    for (const word of new Set(spellings.filter((w) => /^[\p{L}\p{N}]+$/u.test(w)).map((w) => w.toLowerCase()))) {
+      if (!this.uni.has(word)) this.uni.set(word, FREQUENT);
+      const key = word.slice(-3);
+      this.reach.set(key, Math.max(this.reach.get(key) ?? 2, word.length));
+    }
     return this;
   }
 
