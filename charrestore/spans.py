@@ -223,9 +223,10 @@ def _cased(g: str) -> bool:
 
 # Brackets and quotes glued to the words around them ("5pm(or6)ok", 'the book"dune"is'): a word starts before an
 # opening one and after a closing one. "„" and a bracket know their side; a quote mark opens, or closes the quote
-# open before it (“…” in English, „…“ in German, «…» in French, »…« in German books).
-_OPENS, _CLOSES, _QUOTES = "([{„", ")]}", '"“”«»‹›„'
-_BRACKET = regex.compile(f"[{regex.escape(_OPENS + _CLOSES + _QUOTES)}]")
+# open before it (“…” in English, „…“ in German, «…» in French, »…« in German books). Of the single quotes, "‚"
+# opens, and "‘" closes the "‚" open before it (German ‚…‘), else opens (English ‘…’, closed by an apostrophe).
+_OPENS, _CLOSES, _QUOTES, _LOW_SINGLE, _SINGLE = "([{„", ")]}", '"“”«»‹›„', "‚", "‘"
+_BRACKET = regex.compile(f"[{regex.escape(_OPENS + _CLOSES + _QUOTES + _LOW_SINGLE + _SINGLE)}]")
 
 
 def bracket_sides(base: list[str]) -> dict[int, bool]:
@@ -234,15 +235,21 @@ def bracket_sides(base: list[str]) -> dict[int, bool]:
 
     >>> bracket_sides(list('„a“(b)"c"'))
     {0: True, 2: False, 3: True, 5: False, 6: True, 8: False}
+    >>> bracket_sides(list("‘a’‚b‘"))
+    {0: True, 3: True, 5: False}
     """
     text = "".join(base)
     if not _BRACKET.search(text):
         return {}
-    at, out, quoted = _offsets(base), {}, False
+    at, out, quoted, low_single = _offsets(base), {}, False, False
     for m in _BRACKET.finditer(text):
         k, c = int(np.searchsorted(at, m.start(), "right")) - 1, m.group()
         if at[k] != m.start() or len(base[k]) > 1:
             continue  # inside a grapheme, or one that a combining mark makes another character
+        if c in (_LOW_SINGLE, _SINGLE):
+            out[k] = c == _LOW_SINGLE or not low_single  # "‘" closes an open "‚"
+            low_single = c == _LOW_SINGLE
+            continue
         out[k] = c in _OPENS if c not in _QUOTES or c == "„" else not quoted
         if c in _QUOTES:
             quoted = out[k]

@@ -287,6 +287,15 @@ def test_a_tag_never_starts_with_a_combining_mark():
     assert base_text(out, en).replace("#", "") == base_text(text, en).replace("#", "")
 
 
+@pytest.mark.parametrize("lang, text", [("en", "shesaid‘helloeveryone’andleft"), ("de", "ersagte‚hallo‘undging")])
+def test_single_quotes_glued_to_words_stand_apart_when_spaces_are_restored(lang, text):
+    """English ‘…’ (closed by an apostrophe, quote_apostrophes.py) and German ‚…‘ ("‘" closes an open "‚")."""
+    for engine in ("auto", "char"):
+        out = Restorer(lang=lang, engine=engine)(text)
+        assert base_text(out, load_pack(lang)) == base_text(text, load_pack(lang))
+        assert regex.search(r"\w,? [‘‚]\w.*\w[’‘],? \w", out), out
+
+
 @pytest.mark.parametrize("lang, engine", [("en", "pipeline"), ("en", "char"), ("de", "char"), ("ru", "char")])
 def test_brackets_and_quotes_glued_to_words_stand_apart_when_spaces_are_restored(lang, engine):
     """A word starts before an opening bracket or quote and after a closing one ("5pm(or6)ok" came back "5 pm(or. 6)Ok",

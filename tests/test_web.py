@@ -181,14 +181,16 @@ def test_the_page_keeps_tags_and_mentions_words_of_their_own_as_python_does(brow
 
 def test_the_page_spaces_quotes_brackets_and_long_numbers_as_python_does(browser_page):
     """Beside an unread quote or bracket a required space stays and an opener takes no space from the word before
-    it (char_symbols.py, unread.js); a long number takes the pack's thousands separator (digit_groups.js)."""
+    it (char_symbols.py, unread.js); a long number takes the pack's thousands separator (digit_groups.js); German
+    ‚…‘ pairs up (spans.js)."""
     page, _, _, errors = browser_page
     items = [("er sagte„ hallo“ und ging", "keep"), ('er sagte " 50% davon"', "restore"),
-             ("eskostet2500000euroundnicht19451946", "auto"), ("die kosten 0% )0 sind", "restore")]
+             ("eskostet2500000euroundnicht19451946", "auto"), ("die kosten 0% )0 sind", "restore"),
+             ("ersagte‚hallo‘undging", "auto")]
     python = {m: Restorer(lang="de", engine="char", spaces=m) for m in ("keep", "restore", "auto")}
     got = web_restore(page, items, "de")
     assert got == [python[m](text) for text, m in items]
-    assert "sagte„" in got[0] and "2 500 000" in got[2]
+    assert "sagte„" in got[0] and "2 500 000" in got[2] and " ‚Hallo‘ " in got[4]
     assert errors == []
 
 

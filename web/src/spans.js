@@ -169,7 +169,8 @@ export function baseSpans(text, base, pack) {
 }
 
 // Brackets and quotes glued to the words around them ("5pm(or6)ok"): a word starts before an opening one and after a
-// closing one. "„" and a bracket know their side; a quote mark opens, or closes the quote open before it (spans.py).
+// closing one. "„" and a bracket know their side; a quote mark opens, or closes the quote open before it (spans.py);
+// "‚" opens, and "‘" closes the "‚" open before it (German ‚…‘), else opens (English ‘…’).
 const OPENS = "([{„";
 const CLOSES = ")]}";
 const QUOTES = '"“”«»‹›„';
@@ -178,7 +179,13 @@ const QUOTES = '"“”«»‹›„';
 export function bracketSides(base) {
   const out = new Map();
   let quoted = false;
+  let lowSingle = false;
   base.forEach((g, k) => {
+    if (g === "‚" || g === "‘") {
+      out.set(k, g === "‚" || !lowSingle); // "‘" closes an open "‚"
+      lowSingle = g === "‚";
+      return;
+    }
     if (g.length !== 1 || !(OPENS.includes(g) || CLOSES.includes(g) || QUOTES.includes(g))) return;
     const opening = QUOTES.includes(g) && g !== "„" ? !quoted : OPENS.includes(g);
     out.set(k, opening);
