@@ -68,6 +68,14 @@ def test_unspaced_text_keeps_a_spelling_whole(lang, text):
         assert "ChatGPT" in out or "OpenAI" in out, out
 
 
+@pytest.mark.parametrize("engine", ["auto", "char"])
+def test_a_spelling_beside_an_apostrophes_clitic_is_written_as_listed(engine):
+    """"openai's" is no form's letters, but "openai" before "'s" is (and fr "openai" after "d'")."""
+    out = Restorer(lang="en", engine=engine, spaces="keep")("openai's ceo said chatgpt's answers are good")
+    assert "OpenAI's" in out and "ChatGPT's" in out, out
+    assert "d'OpenAI" in Restorer(lang="fr", engine=engine, spaces="keep")("le pdg d'openai a parlé")
+
+
 def test_spellings_and_abbreviation_forms_share_no_letters():
     data = {"code": "xx", "features": ["CAPS", ".", "SPACE"], "cased": True, "abbreviation_forms": ["Dr."],
             "spellings": ["DR"]}

@@ -366,11 +366,14 @@ def test_the_page_joins_numbers_across_a_joining_unit_as_python_does(browser_pag
 
 
 def test_the_page_writes_a_packs_spellings_as_python_does(browser_page):
-    """A pack's ``spellings`` ("ChatGPT"): written as listed, and words of the NB segmenter in unspaced text
-    (pack.js, segmenter.js ``know``), as in Python."""
+    """A pack's ``spellings`` ("ChatGPT"): written as listed, beside an apostrophe's clitic too ("OpenAI's"), and
+    words of the NB segmenter in unspaced text (pack.js, abbreviation_forms.js, segmenter.js ``know``), as in
+    Python."""
     page, _, _, errors = browser_page
-    for lang, items in {"en": [("we use chatgpt and pytorch on macos", "keep"), ("iusechatgpteveryday", "auto")],
-                        "de": [("ichbenutzechatgptjedentag", "auto")]}.items():
+    cases = {"en": [("we use chatgpt and pytorch on macos", "keep"), ("iusechatgpteveryday", "auto"),
+                    ("openai's ceo likes chatgpt", "keep")],
+             "de": [("ichbenutzechatgptjedentag", "auto")], "fr": [("le pdg d'openai et chatgpt", "keep")]}
+    for lang, items in cases.items():
         python = {mode: Restorer(lang=lang, engine="char", spaces=mode) for mode in ("auto", "keep")}
         got = web_restore(page, items, lang)
         assert got == [python[spaces](text) for text, spaces in items]

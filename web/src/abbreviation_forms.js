@@ -51,21 +51,38 @@ export function abbreviationForms(base, cls, forms, bits, kept, keep, inside = n
         }
       }
       if (skip) continue;
-      form.forEach((c, k) => {
-        const j = s + k;
-        const old = cls[j];
-        const last = k === form.length - 1;
-        let marks = c & markBits;
-        if (last) marks |= old & markBits;
-        if (k === 0) marks |= old & openingBits;
-        const opens = k === 0 && (s === 0 || cls[s - 1] & capitalBits);
-        const upper = (c | kept[j] | (opens ? old : 0)) & caps;
-        const sp = keep || last ? old & space : c & space;
-        cls[j] = (old & ~(caps | markBits | space)) | upper | marks | sp;
-      });
+      write(s, form);
       matched = m;
+    }
+    if (!matched) { // a form before or after an apostrophe's clitic ("OpenAI's", fr "l'OpenAI")
+      const [s, e] = [starts[i], ends[i]];
+      const at = [];
+      for (let k = s; k < e; k++) if (base[k] === "'" || base[k] === "\u2019") at.push(k);
+      for (const [a, b] of at.length ? [[s, at[0]], [at[at.length - 1] + 1, e]] : []) {
+        const form = forms.get(base.slice(a, b).map((g) => g.toLowerCase()).join(""));
+        if (!form || form.length !== b - a || form.slice(0, -1).some((c) => c & space)) continue;
+        let free = true;
+        for (let p = a; p < b; p++) if (kept[p] & markBits || (inside && inside[p])) free = false;
+        if (free) write(a, form);
+        break;
+      }
     }
     i += matched || 1;
   }
   return cls;
+
+  function write(s, form) {
+    form.forEach((c, k) => {
+      const j = s + k;
+      const old = cls[j];
+      const last = k === form.length - 1;
+      let marks = c & markBits;
+      if (last) marks |= old & markBits;
+      if (k === 0) marks |= old & openingBits;
+      const opens = k === 0 && (s === 0 || cls[s - 1] & capitalBits);
+      const upper = (c | kept[j] | (opens ? old : 0)) & caps;
+      const sp = keep || last ? old & space : c & space;
+      cls[j] = (old & ~(caps | markBits | space)) | upper | marks | sp;
+    });
+  }
 }
