@@ -81,7 +81,7 @@ def abbreviation_forms(base: list[str], cls: np.ndarray, pack: LanguagePack, kep
             i += m
             break
         else:
-            part = _beside_clitic(base, *spans[i], forms, space_bit)
+            part = _beside_clitic(base, *spans[i], forms, space_bit | pack.mark_bits)
             if part is not None and not (kept[part[0]:part[0] + len(part[1])] & pack.mark_bits).any() and (
                     inside is None or not inside[part[0]:part[0] + len(part[1])].any()):
                 _write(cls, part[0], part[1], kept, keep, pack)
@@ -89,13 +89,13 @@ def abbreviation_forms(base: list[str], cls: np.ndarray, pack: LanguagePack, kep
     return cls
 
 
-def _beside_clitic(base: list[str], s: int, e: int, forms: dict, space_bit: int) -> tuple[int, tuple] | None:
-    """Where in the word ``base[s:e]`` a form of one word stands before or after an apostrophe's clitic
-    ("OpenAI's", fr "l'OpenAI"), and its classes; None when none does."""
+def _beside_clitic(base: list[str], s: int, e: int, forms: dict, bits: int) -> tuple[int, tuple] | None:
+    """Where in the word ``base[s:e]`` a form with none of ``bits`` (a space, a mark: a spelling) stands before or
+    after an apostrophe's clitic ("OpenAI's", fr "l'OpenAI"), and its classes; None when none does."""
     at = [k for k in range(s, e) if base[k] in APOSTROPHES]
     for a, b in ((s, at[0]), (at[-1] + 1, e)) if at else ():
         form = forms.get(tuple(g.lower() for g in base[a:b]))
-        if form is not None and not any(c & space_bit for c in form[:-1]):
+        if form is not None and not any(c & bits for c in form):
             return a, form
     return None
 

@@ -60,7 +60,7 @@ export function abbreviationForms(base, cls, forms, bits, kept, keep, inside = n
       for (let k = s; k < e; k++) if (base[k] === "'" || base[k] === "\u2019") at.push(k);
       for (const [a, b] of at.length ? [[s, at[0]], [at[at.length - 1] + 1, e]] : []) {
         const form = forms.get(base.slice(a, b).map((g) => g.toLowerCase()).join(""));
-        if (!form || form.length !== b - a || form.slice(0, -1).some((c) => c & space)) continue;
+        if (!form || form.length !== b - a || form.some((c) => c & (space | markBits))) continue; // a spelling
         let free = true;
         for (let p = a; p < b; p++) if (kept[p] & markBits || (inside && inside[p])) free = false;
         if (free) write(a, form);
