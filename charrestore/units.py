@@ -5,9 +5,10 @@ wrote "3 KG", "3 MPH", "3. Km" (its training text is speech, where units are spe
 symbols (``units = ["km", "kg", "kW"]`` in pack.toml), and the abbreviated number words that follow a number as
 units do, with their final mark ("Mio.", "млн"), or of several words ("por ciento"); after either engine decodes, a
 listed unit (in any case, without its marks) straight after a word ending in a digit takes the listed spelling, and
-the number, the words of a unit of several but its last, and the letters inside a unit's words take no mark. A
-joining unit (``joining_units = ["h"]``) between two numbers of one quantity takes none either: "10 h 30", not "10 h,
-30" (a list of units keeps its commas: "3 kg, 5 kg"). What the input typed stays: a capital, a mark.
+the number, the words of a unit of several but its last, and the letters inside a unit's words take no mark but
+those of its spelling ("3 pm" -> "3 p.m."). A joining unit (``joining_units = ["h"]``) between two numbers of one
+quantity takes none either: "10 h 30", not "10 h, 30" (a list of units keeps its commas: "3 kg, 5 kg"). What the
+input typed stays: a capital, a mark.
 
 >>> import numpy as np
 >>> from charrestore import load_pack
