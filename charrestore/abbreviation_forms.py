@@ -74,7 +74,7 @@ def abbreviation_forms(base: list[str], cls: np.ndarray, pack: LanguagePack, kep
         for m in range(min(longest, len(spans) - i), 0, -1):
             s, e = spans[i][0], spans[i + m - 1][1]
             form = forms.get(tuple(g.lower() for g in base[s:e]))
-            if (form is None or (kept[s:e] & pack.mark_bits).any() or (inside is not None and inside[s:e].any())
+            if (form is None or not _free(kept, inside, s, e, pack.mark_bits)
                     or any(cls[p] & space_bit and not form[p - s] & space_bit for p in range(s, e - 1))):
                 continue  # no form, a typed mark, a protected span, or a word boundary the form does not have
             _write(cls, s, form, kept, keep, pack)
@@ -82,11 +82,15 @@ def abbreviation_forms(base: list[str], cls: np.ndarray, pack: LanguagePack, kep
             break
         else:
             part = _beside_clitic(base, *spans[i], forms, space_bit | pack.mark_bits)
-            if part is not None and not (kept[part[0]:part[0] + len(part[1])] & pack.mark_bits).any() and (
-                    inside is None or not inside[part[0]:part[0] + len(part[1])].any()):
+            if part is not None and _free(kept, inside, part[0], part[0] + len(part[1]), pack.mark_bits):
                 _write(cls, part[0], part[1], kept, keep, pack)
             i += 1
     return cls
+
+
+def _free(kept: np.ndarray, inside: np.ndarray | None, s: int, e: int, mark_bits: int) -> bool:
+    """Whether ``s:e`` has no typed mark (``kept``) and lies outside every protected span (``inside``)."""
+    return not (kept[s:e] & mark_bits).any() and (inside is None or not inside[s:e].any())
 
 
 def _beside_clitic(base: list[str], s: int, e: int, forms: dict, bits: int) -> tuple[int, tuple] | None:

@@ -44,12 +44,8 @@ export function abbreviationForms(base, cls, forms, bits, kept, keep, inside = n
       const [s, e] = [starts[i], ends[i + m - 1]];
       const form = forms.get(base.slice(s, e).map((g) => g.toLowerCase()).join(""));
       if (!form || form.length !== e - s) continue;
-      let skip = false;
-      for (let p = s; p < e; p++) {
-        if (kept[p] & markBits || (inside && inside[p]) || (p < e - 1 && cls[p] & space && !(form[p - s] & space))) {
-          skip = true;
-        }
-      }
+      let skip = !free(s, e);
+      for (let p = s; p < e - 1; p++) if (cls[p] & space && !(form[p - s] & space)) skip = true;
       if (skip) continue;
       write(s, form);
       matched = m;
@@ -61,15 +57,18 @@ export function abbreviationForms(base, cls, forms, bits, kept, keep, inside = n
       for (const [a, b] of at.length ? [[s, at[0]], [at[at.length - 1] + 1, e]] : []) {
         const form = forms.get(base.slice(a, b).map((g) => g.toLowerCase()).join(""));
         if (!form || form.length !== b - a || form.some((c) => c & (space | markBits))) continue; // a spelling
-        let free = true;
-        for (let p = a; p < b; p++) if (kept[p] & markBits || (inside && inside[p])) free = false;
-        if (free) write(a, form);
+        if (free(a, b)) write(a, form);
         break;
       }
     }
     i += matched || 1;
   }
   return cls;
+
+  function free(s, e) { // no typed mark, no protected span
+    for (let p = s; p < e; p++) if (kept[p] & markBits || (inside && inside[p])) return false;
+    return true;
+  }
 
   function write(s, form) {
     form.forEach((c, k) => {
