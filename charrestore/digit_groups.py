@@ -10,6 +10,12 @@ gets it before every third digit from its end, in place of the spaces the segmen
 where it starts with 0 ("00123"), inside a protected span (an address, a tag), where a letter or a sign of codes
 touches it ("A38000", "+4917012345", "0170-12345"), and, for " ", where the spaces are kept as typed.
 
+A number typed in groups with spaces between them is one number too (``typed_groups``): a phone number ("555 123
+4567", "06 12 34 56 78", "+49 30 1234567") or an amount ("1 200 000", "20 000") takes no mark between its groups,
+where the models read the spaces as word ends ("555, 123, 4567"). A list of numbers stays the models' to mark ("10,
+20, 30", "2018, 2019 and 2020"): only groups a list would not hold make a number (one that starts with 0 or "+", the
+three, three and four digits of a North American number, a later group of three that is no round hundred).
+
 >>> import numpy as np
 >>> from charrestore import load_pack
 >>> es = load_pack("es")
@@ -38,6 +44,7 @@ def digit_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np
     (module docstring), and no other mark or space the engines put inside it ("2500 000": the segmenter's);
     ``given``: the input's classes, whose spaces and marks end or keep a run; ``protected``: graphemes inside
     protected spans."""
+    cls = typed_groups(base, cls, pack, given, protected)
     sep = pack.thousands
     space_bit = pack.bit(SPACE)
     bit = space_bit if sep == " " else pack.bit(sep) if sep else 0
@@ -61,6 +68,74 @@ def digit_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np
                 cls[np.arange(b - 4, a - 1, -3)] |= bit  # the digit before each group of three from the end
         k = e
     return cls
+
+
+def typed_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np.ndarray,
+                 protected: np.ndarray | None = None) -> np.ndarray:
+    """``cls`` without the marks the engines put between the groups of a number typed with spaces in it, its typed
+    spaces kept (module docstring).
+
+    >>> import numpy as np
+    >>> from charrestore import load_pack
+    >>> en = load_pack("en")
+    >>> base, given = list("at5551234567ok"), np.zeros(14, int)
+    >>> given[[1, 4, 7, 11]] = en.bit("SPACE")  # "at 555 123 4567 ok"
+    >>> cls = given | np.isin(np.arange(14), [4, 7]) * en.bit(",")  # the model's "555, 123,"
+    >>> typed_groups(base, cls, en, given).tolist() == given.tolist()
+    True
+    """
+    space_bit = pack.bit(SPACE)
+    if not space_bit or not (given & space_bit).any():
+        return cls
+    n, k = len(base), 0
+    while k < n:
+        if not _digit(base[k]) or (k and (_digit(base[k - 1]) or _joins(base[k - 1]) and base[k - 1] != "+"
+                                          and not given[k - 1] & space_bit)):
+            k += 1
+            continue
+        plus = (k > 0 and base[k - 1] == "+" and not given[k - 1] & space_bit
+                and (k == 1 or given[k - 2] & space_bit or not _joins(base[k - 2])))
+        groups, e = [], k
+        while True:
+            a = e
+            while e < n and _digit(base[e]) and (e == a or not given[e - 1] & (space_bit | pack.mark_bits)):
+                e += 1
+            groups.append((a, e))
+            if not (e < n and _digit(base[e]) and given[e - 1] & space_bit and not given[e - 1] & pack.mark_bits):
+                break
+        closed = e == n or given[e - 1] & (space_bit | pack.mark_bits) or not _joins(base[e])
+        if (closed and _one_number(["".join(base[a:b]) for a, b in groups], plus)
+                and (protected is None or not protected[k:e].any())):
+            for a, b in groups[:-1]:
+                cls[a:b] = (cls[a:b] & ~(pack.mark_bits | space_bit)) | (given[a:b] & space_bit)
+            a, b = groups[-1]
+            cls[a:b - 1] &= ~(pack.mark_bits | space_bit)
+            if plus:  # "+49": no mark after the sign
+                cls[k - 1] = (cls[k - 1] & ~(pack.mark_bits | space_bit)) | given[k - 1]
+        k = e
+    return cls
+
+
+def _one_number(groups: list[str], plus: bool) -> bool:
+    """Whether digit groups typed with spaces between them are one number (a phone number, an amount in groups of
+    three) rather than a list of numbers.
+
+    >>> [_one_number(g.split(), False) for g in ("555 123 4567", "06 12 34 56 78", "1 200 000", "20 000")]
+    [True, True, True, True]
+    >>> [_one_number(g.split(), False) for g in ("10 20 30", "2018 2019 2020", "100 200 300", "1 400", "5 10")]
+    [False, False, False, False, False]
+    """
+    lengths = [len(g) for g in groups]
+    if len(groups) < 2 or sum(lengths) > 15:
+        return False
+    later = groups[1:]
+    amount = (lengths[0] <= 3 and groups[0][0] != "0" and all(n == 3 for n in lengths[1:])
+              and any(g.startswith("0") or int(g) % 100 for g in later)
+              and (len(groups) >= 3 or later[0].startswith("0")))
+    phone = len(groups) >= 3 and (
+        ((plus or groups[0].startswith("0")) and all(2 <= n <= 8 for n in lengths[1:]))
+        or lengths == [3, 3, 4] or any(g.startswith("0") for g in later) and max(lengths) <= 4)
+    return amount or phone
 
 
 def _runs(cls: np.ndarray, k: int, e: int, space_bit: int) -> list[tuple[int, int]]:

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from charrestore import base_text, load_pack
-from charrestore.digit_groups import digit_groups
+from charrestore import Restorer, base_text, load_pack, parse, render
+from charrestore.digit_groups import digit_groups, typed_groups
 from charrestore.packs import PackError, _validate
 
 
@@ -89,3 +89,43 @@ def test_fix_groups_a_long_number_through_the_cli(lang, text, want):
     assert res.returncode == 0, res.stderr
     assert want in res.stdout and "2023" in res.stdout
     assert base_text(res.stdout, load_pack(lang)) == text
+
+
+def grouped(lang: str, typed: str, model: str) -> str:
+    """``model`` (the typed text as an engine wrote it: marks and spaces added) after typed_groups, which reads the
+    spaces and marks of ``typed`` as the input's."""
+    pack = load_pack(lang)
+    base, given = parse(typed, pack, apply_map=False)
+    same, cls = parse(model, pack, apply_map=False)
+    assert same == base
+    return render(base, typed_groups(base, cls.copy(), pack, given), pack)
+
+
+@pytest.mark.parametrize("lang, typed, model, want", [
+    ("en", "call 555 123 4567 now", "call 555, 123, 4567. now", "call 555 123 4567. now"),
+    ("fr", "au 01 42 68 53 00 merci", "au 01 42, 68. 53 00, merci", "au 01 42 68 53 00, merci"),
+    ("de", "unter +49 30 1234567 an", "unter +49, 30, 1234567 an", "unter +49 30 1234567 an"),
+    ("es", "costó 1 200 000 euros", "costó 1, 200, 000 euros", "costó 1 200 000 euros"),
+    ("ru", "всего 20 000 рублей", "всего 20, 000 рублей", "всего 20 000 рублей")])
+def test_a_number_typed_in_groups_takes_no_mark_between_them(lang, typed, model, want):
+    assert grouped(lang, typed, model) == want
+
+
+@pytest.mark.parametrize("typed, model", [
+    ("ages 10 20 30 and up", "ages 10, 20, 30 and up"),  # a list of numbers
+    ("in 2018 2019 2020", "in 2018, 2019, 2020"),  # years
+    ("rooms 100 200 300", "rooms 100, 200, 300"),  # round hundreds
+    ("from 1 400 on", "from 1, 400 on"),  # two groups, no group of a number
+    ("at 555 123 4567x", "at 555, 123, 4567x"),  # glued to a letter: a code
+    ("pi 3.14 15 92", "pi 3.14, 15, 92"),  # a typed mark ends a run
+])
+def test_a_list_of_numbers_keeps_the_models_marks(typed, model):
+    assert grouped("en", typed, model) == model
+
+
+def test_fix_keeps_a_phone_number_whole_in_both_engines():
+    for engine in ("pipeline", "char"):
+        out = Restorer(lang="en", engine=engine)("call me at 555 123 4567 or 06 12 34 56 78 tomorrow")
+        assert "555 123 4567" in out and "06 12 34 56 78" in out
+        assert base_text(out, load_pack("en")) == base_text("call me at 555 123 4567 or 06 12 34 56 78 tomorrow",
+                                                             load_pack("en"))

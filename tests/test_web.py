@@ -182,15 +182,16 @@ def test_the_page_keeps_tags_and_mentions_words_of_their_own_as_python_does(brow
 def test_the_page_spaces_quotes_brackets_and_long_numbers_as_python_does(browser_page):
     """Beside an unread quote or bracket a required space stays and an opener takes no space from the word before
     it (char_symbols.py, unread.js); a long number takes the pack's thousands separator (digit_groups.js); German
-    ‚…‘ pairs up (spans.js)."""
+    ‚…‘ pairs up (spans.js); a phone number typed in groups takes no mark between them."""
     page, _, _, errors = browser_page
     items = [("er sagte„ hallo“ und ging", "keep"), ('er sagte " 50% davon"', "restore"),
              ("eskostet2500000euroundnicht19451946", "auto"), ("die kosten 0% )0 sind", "restore"),
-             ("ersagte‚hallo‘undging", "auto")]
+             ("ersagte‚hallo‘undging", "auto"), ("rufen sie 030 1234 5678 oder +49 30 1234567 an", "auto")]
     python = {m: Restorer(lang="de", engine="char", spaces=m) for m in ("keep", "restore", "auto")}
     got = web_restore(page, items, "de")
     assert got == [python[m](text) for text, m in items]
     assert "sagte„" in got[0] and "2 500 000" in got[2] and " ‚Hallo‘ " in got[4]
+    assert " 030 1234 5678 " in got[5] and " +49 30 1234567" in got[5]
     assert errors == []
 
 

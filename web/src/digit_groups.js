@@ -1,6 +1,7 @@
 /**
  * Long numbers get the pack's thousands separator: "170000" -> "170.000" (es, vi), "170 000" (de, fr, ru), in
- * place of the spaces the segmenter may have cut them with (charrestore/digit_groups.py).
+ * place of the spaces the segmenter may have cut them with; a number typed in groups with spaces ("555 123 4567",
+ * "1 200 000") takes no mark between them (charrestore/digit_groups.py).
  */
 
 const MIN_DIGITS = 5; // the shortest run that is grouped: four digits are most often a year ("2023")
@@ -14,6 +15,7 @@ const digit = (g) => g.length === 1 && g >= "0" && g <= "9";
  * of its own; ``given``: the input's classes, whose spaces and marks end or keep a run; ``spaceSep``: the separator
  * is the space (nothing changes where spaces are kept); ``inside``: graphemes inside protected spans, or null. */
 export function digitGroups(base, cls, bit, spaceSep, space, markBits, given, keep, inside = null) {
+  cls = typedGroups(base, cls, space, markBits, given, inside);
   if (!bit || (spaceSep && keep)) return cls;
   const n = base.length;
   let k = 0;
@@ -48,4 +50,56 @@ function runs(cls, k, e, space) {
   for (let i = k; i < e - 1; i++) if (cls[i] & space) starts.push(i + 1);
   const pieces = starts.map((a, j) => [a, j + 1 < starts.length ? starts[j + 1] : e]);
   return pieces.slice(1).every(([a, b]) => (b - a) % 3 === 0) ? [[k, e]] : pieces;
+}
+
+/** ``cls`` without the marks the engines put between the groups of a number typed with spaces in it, its typed
+ * spaces kept (typed_groups in digit_groups.py). */
+export function typedGroups(base, cls, space, markBits, given, inside = null) {
+  if (!space || !given.some((c) => c & space)) return cls;
+  const n = base.length;
+  let k = 0;
+  while (k < n) {
+    if (!digit(base[k]) || (k > 0 && (digit(base[k - 1])
+        || (joins(base[k - 1]) && base[k - 1] !== "+" && !(given[k - 1] & space))))) {
+      k++;
+      continue;
+    }
+    const plus = k > 0 && base[k - 1] === "+" && !(given[k - 1] & space)
+      && (k === 1 || Boolean(given[k - 2] & space) || !joins(base[k - 2]));
+    const groups = [];
+    let e = k;
+    for (;;) {
+      const a = e;
+      while (e < n && digit(base[e]) && (e === a || !(given[e - 1] & (space | markBits)))) e++;
+      groups.push([a, e]);
+      if (!(e < n && digit(base[e]) && given[e - 1] & space && !(given[e - 1] & markBits))) break;
+    }
+    const closed = e === n || Boolean(given[e - 1] & (space | markBits)) || !joins(base[e]);
+    let guarded = false;
+    if (inside) for (let i = k; i < e; i++) guarded ||= Boolean(inside[i]);
+    if (closed && !guarded && oneNumber(groups.map(([a, b]) => base.slice(a, b).join("")), plus)) {
+      groups.forEach(([a, b], j) => {
+        const last = j === groups.length - 1;
+        for (let i = a; i < (last ? b - 1 : b); i++) cls[i] = (cls[i] & ~(markBits | space)) | (last ? 0 : given[i] & space);
+      });
+      if (plus) cls[k - 1] = (cls[k - 1] & ~(markBits | space)) | given[k - 1]; // "+49": no mark after the sign
+    }
+    k = e;
+  }
+  return cls;
+}
+
+/** Whether digit groups typed with spaces between them are one number rather than a list (_one_number). */
+function oneNumber(groups, plus) {
+  const lengths = groups.map((g) => g.length);
+  if (groups.length < 2 || lengths.reduce((x, y) => x + y, 0) > 15) return false;
+  const later = groups.slice(1);
+  const amount = lengths[0] <= 3 && groups[0][0] !== "0" && lengths.slice(1).every((n) => n === 3)
+    && later.some((g) => g.startsWith("0") || Number(g) % 100 !== 0)
+    && (groups.length >= 3 || later[0].startsWith("0"));
+  const phone = groups.length >= 3 && (
+    ((plus || groups[0].startsWith("0")) && lengths.slice(1).every((n) => n >= 2 && n <= 8))
+    || (lengths.length === 3 && lengths[0] === 3 && lengths[1] === 3 && lengths[2] === 4)
+    || (later.some((g) => g.startsWith("0")) && Math.max(...lengths) <= 4));
+  return amount || phone;
 }
