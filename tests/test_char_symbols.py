@@ -84,6 +84,10 @@ def test_the_model_reads_no_symbol_and_marks_keep_their_order(restorers, monkeyp
     assert seen == [len("soexcitedseeyoutherewhatno")]
     assert "you😀 " in out and "?!" in out and ":)" in out, out
     assert restorers["keep"]("🎉🎉 !!!") == "🎉🎉 !!!"
+    seen.clear()
+    out = restorers["keep"]("i miss you <3 see xD so :-D")  # an emoticon of its own is an emoji (spans.EMOTICON)
+    assert seen == [len("imissyouseeso")]
+    assert " <3 " in out and " xD " in out and out.endswith(" :-D"), out
 
 
 def test_a_closing_quote_takes_the_final_mark(restorers):

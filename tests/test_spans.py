@@ -39,6 +39,9 @@ POSITIVE = [
     ("at 3pm then", "number", "3pm"),
     ("so funny 😂😂 really", "emoji", "😂😂"),
     ("thumbs 👍🏽 up", "emoji", "👍🏽"),
+    ("i miss you <3 so", "emoji", "<3"), ("great :-D see", "emoji", ":-D"), ("lol xD. ok", "emoji", "xD"),
+    ("wink ;) bye", "emoji", ";)"), ("sad :'( today", "emoji", ":'("), ("yay ^_^", "emoji", "^_^"),
+    ("so tired -_- now", "emoji", "-_-"), ("hmm :/ no", "emoji", ":/"),
     ("i write C++ daily", "code", "C++"),
     ("run /usr/bin/python3 now", "code", "/usr/bin/python3"),
     ("edit src/main.py first", "code", "src/main.py"),
@@ -47,12 +50,14 @@ POSITIVE = [
 ]
 NEGATIVE = ["e.g. this", "the U.S. economy", "and/or that", "in 1969 he", "end.Then it", "well-known don't",
             "it is 3 or 4", "hello world", "a # sign", "an @ sign", "costs $ more", "mr. smith", "covid19 news",
-            "wait... what", "the mp3 file", "see you at noon"]
+            "wait... what", "the mp3 file", "see you at noon", "the xDNA kit", "rate:D here", "if a<3 then",
+            "is 3 <4"]
 
 
 PIECES = list("abcXYZ019 _-.@#$€/:~+%()\\'’\u0301²٣ⅷ") + [
     "http://", "https://", "www.", "ftp://", ".com", ".py", "C++", "c#", "😀", "🇮🇪", "\u200d", "x_y", "v2", "3pm",
-    "HTTP://", "WwW.", "é", "ß", "a()", "C:\\x", "jo@x.org", "F#", "1,000", "$5", "10:30"]
+    "HTTP://", "WwW.", "é", "ß", "a()", "C:\\x", "jo@x.org", "F#", "1,000", "$5", "10:30", " <3", " :)", " xD",
+    ";-P", "^_^", "-_-"]
 
 
 @settings(max_examples=3000, deadline=None)

@@ -39,6 +39,19 @@ def test_emoji_words_are_not_read_and_take_no_mark(restorers, monkeypatch):
     assert restorers["keep"]("🎉🎉 :)") == "🎉🎉 :)"
 
 
+def test_an_emoticon_is_read_as_an_emoji_is(restorers, monkeypatch):
+    """An emoticon of its own (spans.EMOTICON: "<3", "xD", ":-D") is left out of what the model reads, as an emoji
+    is, and comes back as typed."""
+    model = restorers["keep"].engine.model
+    seen, labels = [], model.labels
+    monkeypatch.setattr(model, "labels", lambda forms, *a, **k: seen.append(forms) or labels(forms, *a, **k))
+    text = "i miss you <3 see you xD so :-D fun ^_^"
+    out = restorers["keep"](text)
+    assert seen == [["i", "miss", "you", "see", "you", "so", "fun"]]
+    assert [w for w in out.split() if w.rstrip(".,?") in ("<3", "xD", ":-D", "^_^")] == ["<3", "xD", ":-D", "^_^"], out
+    assert base_text(out, EN) == base_text(text, EN)
+
+
 @needs_nb
 def test_unspaced_text_gets_a_space_after_a_closing_run(restorers):
     for text, run in (("iloveit😀somuch", "😀"), ("thisisgreat!!!seeyou", "!!!")):

@@ -2,7 +2,7 @@
 
 Training text maps "!" and ";" onto "." (the pack's ``map``) and holds no emoji, so a typed "wow!" or "it😀" reached
 the model as pieces it had not seen, and it added marks after them ("Wow!, That was fun"). Now a word of such symbols
-alone (":)", "🎉🎉") is left out of what the model reads, a word's trailing "!" or emoji is taken off its form, and
+alone (":)", "🎉🎉", "<3") is left out of what the model reads, a word's trailing "!" or emoji is taken off its form, and
 a typed "!" stands for the mark the map gives it: the word's label is that mark (the next word starts a sentence),
 while the output shows the "!" as typed and adds nothing. A word ending in an emoji gets no mark after it.
 Symbols that training text keeps ("♫" in TED's lyrics, "&") are read as before: the model learned what they mean.
@@ -14,7 +14,7 @@ import numpy as np
 import regex
 
 from ..packs import LanguagePack
-from ..spans import EMOJI, EMOJI_CHAR
+from ..spans import EMOJI, EMOJI_CHAR, EMOTICON
 
 
 class Symbols:
@@ -29,9 +29,10 @@ class Symbols:
         self._gap = regex.compile(rf"(?<=\p{{L}})(?:{run}(?:{EMOJI})+)(?=\p{{L}})")
         self._tail = regex.compile(rf"(?:{run}{EMOJI})+$")
         mapped = regex.escape("".join({**pack.map, **pack.map_between_words}))
-        self._unread = regex.compile(rf"(?:[{mapped}]|{EMOJI})*")  # what training text never shows the model
+        # what training text never shows the model (an emoticon only as a word of its own, as spans.py finds it)
+        self._unread = regex.compile(rf"(?:[{mapped}]|{EMOJI})*|(?i:{EMOTICON})")  # (forms are in small letters)
         # any word that ``read`` changes has one of these (one search over the text, then a loop over its hits)
-        self._any = regex.compile(rf"{run}{EMOJI_CHAR}|(?<!\S)[{mapped}]+(?!\S)")
+        self._any = regex.compile(rf"{run}{EMOJI_CHAR}|(?<!\S)(?:[{mapped}]+|(?i:{EMOTICON}))(?!\S)")
 
     def cuts(self, text: str) -> list[int]:
         """Where a word ends in unspaced text beyond the segmenter's cuts (it cuts only inside runs of letters):

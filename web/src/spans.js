@@ -22,6 +22,9 @@ const URL_TAIL = `[^${NOT_URL}]*[^${NOT_URL}.,;:!?)\\]}'’]`;
 const EMOJI_CHAR = "[\\p{Extended_Pictographic}\\p{Regional_Indicator}]";
 // one emoji grapheme: its first character with the extenders, joiners and modifiers that \X would take along
 export const EMOJI = `${EMOJI_CHAR}(?:[\\p{Grapheme_Extend}\\p{Emoji_Modifier}\\u200d\\u{E0020}-\\u{E007F}]|(?<=\\u200d)\\p{Extended_Pictographic})*`;
+// an emoticon typed as a word of its own (":)", "<3", "xD") is an emoji too (EMOTICON in spans.py)
+const EMOTICON = "(?:<\\/?3+|[:;=][\\-'^]?[)(\\]\\[DPpOo\\/\\\\|*3]+|[xX]D+|\\^_*\\^|-_-|;_;)";
+const EMOTICON_WORD = `(?<![^${SPACES}])${EMOTICON}(?=[${SPACES}.,!?]|$)`;
 const CURRENCY = "$€£¥";
 const AFTER = "%‰€"; // signs a number may end with; a word starts after one ("25%in"), and before its number
 const EXT = "py|js|ts|json|txt|md|csv|tsv|html|css|cpp|hpp|java|rs|go|sh|yml|yaml|toml|pdf|png|jpe?g|gif|zip|exe|log|ipynb";
@@ -42,12 +45,12 @@ const ALTERNATIVES = [
   `(?<cashtag>\\$[A-Za-z]{1,6}(?![\\p{L}\\p{N}]))`,
   `(?<number>(?:[${CURRENCY}]|(?<![\\p{L}\\p{N}.])[vV](?=${D})|(?<![\\p{N}.,]))${D}+(?:[.,:/]${D}+)+(?:[${AFTER}]|(?:${UNITS})(?!\\p{L}))?` +
     `|(?:[${CURRENCY}]|(?<![\\p{L}\\p{N}.,]))${D}+(?:[${AFTER}]|(?:${UNITS}|st|nd|rd|th)(?!\\p{L}))|(?<=\\p{L})${D}+[${AFTER}]|[${CURRENCY}]${D}+)`,
-  `(?<emoji>(?:${EMOJI})+)`,
+  `(?<emoji>(?:${EMOJI})+|${EMOTICON_WORD})`,
 ];
 // inside a run of letters no span starts but a URL scheme or "www.": the gate skips those positions at once
 const GATE = `(?:(?<![\\p{L}\\p{Nd}])|(?!\\p{L})|(?=${anyCase("https")}://|${anyCase("http")}://|${anyCase("ftp")}://|${anyCase("www")}\\.))`;
 const PATTERN = new RegExp(`${GATE}(?:${ALTERNATIVES.join("|")})`, "gu");
-const TRIGGER = new RegExp(`[@#$€£¥.:/\\\\+_(${D}]|${EMOJI_CHAR}`, "gu");
+const TRIGGER = new RegExp(`[@#$€£¥.:/\\\\+_(${D};=<^]|(?<![^${SPACES}])[xX]D|${EMOJI_CHAR}`, "gu");
 const SPACE_RE = new RegExp(PY_SPACE, "gu");
 const ANY_SPACE = new RegExp(PY_SPACE, "u");
 const KINDS = ["email", "url", "code", "mention", "hashtag", "cashtag", "number", "emoji"];
