@@ -59,6 +59,16 @@ def test_a_pack_writes_its_spellings_as_listed(lang, engine):
     assert all(w in out for w in ["ChatGPT", "OpenAI", "MySQL", "PyTorch", "macOS"]), out
 
 
+@pytest.mark.parametrize("engine", ["pipeline", "char"])
+def test_chats_acronyms_take_their_capitals(engine):
+    """en's ``spellings`` hold chat's acronyms that a model wrote in small letters or as a name ("Lmao", "Fyi",
+    "asap", "Faq"), spaced and run together."""
+    for text in ("lmao fyi the diy faq is up reply asap imho", "lmaofyithediyfaqisupreplyasapimho"):
+        out = Restorer(lang="en", engine=engine)(text)
+        assert base_text(out, load_pack("en")) == base_text(text, load_pack("en"))
+        assert all(w in out for w in ["LMAO", "FYI", "DIY", "FAQ", "ASAP", "IMHO"]), out
+
+
 @pytest.mark.parametrize("lang, text", [("en", "iusechatgpteveryday"), ("en", "openaireleasedanewmodel"),
                                         ("de", "ichbenutzechatgptjedentag")])
 def test_unspaced_text_keeps_a_spelling_whole(lang, text):
