@@ -44,6 +44,8 @@ _EMOTICON_WORD = rf"(?<!\S){EMOTICON}(?=[\s.,!?]|$)"
 _CURRENCY = "$€£¥"  # signs a number may start with; when restored spaces meet one after a letter, a word starts
 _AFTER = "%‰€"  # signs a number may end with; a word starts after one ("25%in", "10€for"), and before its number
 _EXT = "py|js|ts|json|txt|md|csv|tsv|html|css|cpp|hpp|java|rs|go|sh|yml|yaml|toml|pdf|png|jpe?g|gif|zip|exe|log|ipynb"
+# a command line's option: "-v", "-rf", "--dry-run", "--out=x.txt" (a word of its own)
+_OPTION = r"(?<!\S)(?:-[A-Za-z]{1,2}|--[A-Za-z][\w-]*(?:=[^\s]*[^\s.,;:!?)])?)(?![\p{L}\p{M}\p{N}=-])"
 _ALTERNATIVES = rf"""
     (?P<email>(?<![\p{{L}}\p{{N}}._%+-])[\p{{L}}\p{{N}}._%+-]+@[\p{{L}}\p{{N}}-]+(?:\.[\p{{L}}\p{{N}}-]+)*\.\p{{L}}{{2,}}(?!{_W}))
   | (?P<url>(?:{_SCHEME}|(?i:www)\.){_URL_TAIL}
@@ -51,7 +53,8 @@ _ALTERNATIVES = rf"""
         (?:[/?#]{_URL_TAIL})?)
   | (?P<code>(?<![\p{{L}}\p{{N}}])[A-Za-z]\+\+(?![\p{{L}}\p{{N}}+])|(?<![\p{{L}}\p{{N}}])[CFcf]\#(?!{_W})
       | (?<![\w.])(?:~|\.{{1,2}})?/(?:[\w.-]+/)*[\w.-]*\w | \b[A-Za-z]:\\[^\s]*[^\s.,;:!?)]
-      | (?<!{_W}){_W}+(?:/[\w.-]+)*\.(?:{_EXT})\b | \b\p{{L}}\w*\(\) | \b[\p{{L}}\p{{N}}]+(?:_[\p{{L}}\p{{N}}]+)+\b)
+      | (?<!{_W}){_W}+(?:/[\w.-]+)*\.(?:{_EXT})\b | \b\p{{L}}\w*\(\) | \b[\p{{L}}\p{{N}}]+(?:_[\p{{L}}\p{{N}}]+)+\b
+      | {_OPTION})
   | (?P<mention>@{_NAME})
   | (?P<hashtag>\#{_NAME})
   | (?P<cashtag>\$[A-Za-z]{{1,6}}(?![\p{{L}}\p{{N}}]))
@@ -66,7 +69,7 @@ _ALTERNATIVES = rf"""
 # (2-3x faster on unspaced text; tests/test_spans.py checks it changes no match).
 _GATE = r"(?:(?<![\p{L}\p{Nd}])|(?!\p{L})|(?=(?i:https?://|ftp://|www\.)))"
 _PATTERN = regex.compile(f"{_GATE}(?:{_ALTERNATIVES})", regex.VERBOSE)
-_TRIGGER = regex.compile(rf"[@#$€£¥.:/\\+_(\d;=<^]|(?<!\S)[xX]D|{EMOJI_CHAR}")
+_TRIGGER = regex.compile(rf"[@#$€£¥.:/\\+_(\d;=<^]|(?<!\S)(?:[xX]D|-)|{EMOJI_CHAR}")
 _SPACE, _SPACE_BEFORE = regex.compile(r"\s"), regex.compile(r"\s", regex.REVERSE)
 # Kinds that, standing at the end of a post, are no sentence: no mark is forced or added after them.
 TRAILING = frozenset({"url", "mention", "hashtag", "emoji"})

@@ -47,17 +47,19 @@ POSITIVE = [
     ("edit src/main.py first", "code", "src/main.py"),
     ("call foo() twice", "code", "foo()"),
     ("set my_var to one", "code", "my_var"),
+    ("use the -v flag", "code", "-v"), ("run rm -rf now", "code", "-rf"), ("pass --out=x.txt.", "code", "--out=x.txt"),
+    ("try --dry-run first", "code", "--dry-run"),
 ]
 NEGATIVE = ["e.g. this", "the U.S. economy", "and/or that", "in 1969 he", "end.Then it", "well-known don't",
             "it is 3 or 4", "hello world", "a # sign", "an @ sign", "costs $ more", "mr. smith", "covid19 news",
             "wait... what", "the mp3 file", "see you at noon", "the xDNA kit", "rate:D here", "if a<3 then",
-            "is 3 <4"]
+            "is 3 <4", "a -yes b", "ein- und aus", "it was -5 today", "- yes", "x -förmig", "co-op", "-- so"]
 
 
 PIECES = list("abcXYZ019 _-.@#$€/:~+%()\\'’\u0301²٣ⅷ") + [
     "http://", "https://", "www.", "ftp://", ".com", ".py", "C++", "c#", "😀", "🇮🇪", "\u200d", "x_y", "v2", "3pm",
     "HTTP://", "WwW.", "é", "ß", "a()", "C:\\x", "jo@x.org", "F#", "1,000", "$5", "10:30", " <3", " :)", " xD",
-    ";-P", "^_^", "-_-"]
+    ";-P", "^_^", "-_-", " -v", " --x", "-", "="]
 
 
 @settings(max_examples=3000, deadline=None)

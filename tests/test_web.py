@@ -171,14 +171,14 @@ def test_the_page_corrects_spacing_with_the_nb_segmenter_as_python_does(browser_
 
 def test_the_page_keeps_tags_and_mentions_words_of_their_own_as_python_does(browser_page):
     """Restored spaces around a "#tag" or "@mention" (spaced and unspaced input), in the page as in Python; an
-    emoticon is an emoji (spans.js)."""
+    emoticon is an emoji, a command line's option is code (spans.js)."""
     page, _, _, errors = browser_page
     items = [("i love #throwbackthursday and @john_doe too", "restore"), ("ilove#tbt", "auto"),
-             ("i miss you <3 see you xD so :-D", "auto")]
+             ("i miss you <3 see you xD so :-D", "auto"), ("use the -v flag or --dry-run first", "auto")]
     python = {m: Restorer(lang="en", engine="char", spaces=m) for m in ("restore", "auto")}
     got = web_restore(page, items, "en")
     assert got == [python[m](text) for text, m in items] and " #" in got[0] and " @" in got[0] and " #" in got[1]
-    assert " <3 " in got[2] and " xD " in got[2], got[2]
+    assert " <3 " in got[2] and " xD " in got[2] and " -v " in got[3] and " --dry-run " in got[3], got[2:]
     assert errors == []
 
 

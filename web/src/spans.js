@@ -22,6 +22,8 @@ const URL_TAIL = `[^${NOT_URL}]*[^${NOT_URL}.,;:!?)\\]}'’]`;
 const EMOJI_CHAR = "[\\p{Extended_Pictographic}\\p{Regional_Indicator}]";
 // one emoji grapheme: its first character with the extenders, joiners and modifiers that \X would take along
 export const EMOJI = `${EMOJI_CHAR}(?:[\\p{Grapheme_Extend}\\p{Emoji_Modifier}\\u200d\\u{E0020}-\\u{E007F}]|(?<=\\u200d)\\p{Extended_Pictographic})*`;
+// a command line's option: "-v", "-rf", "--dry-run", "--out=x.txt" (a word of its own)
+const OPTION = `(?<![^${SPACES}])(?:-[A-Za-z]{1,2}|--[A-Za-z][${WC}\\-]*(?:=[^${SPACES}]*[^${SPACES}.,;:!?)])?)(?![\\p{L}\\p{M}\\p{N}=\\-])`;
 // an emoticon typed as a word of its own (":)", "<3", "xD") is an emoji too (EMOTICON in spans.py)
 const EMOTICON = "(?:<\\/?3+|[:;=][\\-'^]?[)(\\]\\[DPpOo\\/\\\\|*3]+|[xX]D+|\\^_*\\^|-_-|;_;)";
 const EMOTICON_WORD = `(?<![^${SPACES}])${EMOTICON}(?=[${SPACES}.,!?]|$)`;
@@ -39,7 +41,7 @@ const ALTERNATIVES = [
     `|(?<![${WC}.])(?:~|\\.{1,2})?\\/(?:[${WC}.\\-]+\\/)*[${WC}.\\-]*${WORD}` +
     `|${WORD_EDGE}[A-Za-z]:\\\\[^${SPACES}]*[^${SPACES}.,;:!?)]` +
     `|(?<!${W})${W}+(?:\\/[${WC}.\\-]+)*\\.(?:${EXT})${WORD_EDGE}` +
-    `|${WORD_EDGE}\\p{L}${WORD}*\\(\\)|${WORD_EDGE}[\\p{L}\\p{N}]+(?:_[\\p{L}\\p{N}]+)+${WORD_EDGE})`,
+    `|${WORD_EDGE}\\p{L}${WORD}*\\(\\)|${WORD_EDGE}[\\p{L}\\p{N}]+(?:_[\\p{L}\\p{N}]+)+${WORD_EDGE}|${OPTION})`,
   `(?<mention>@${NAME})`,
   `(?<hashtag>#${NAME})`,
   `(?<cashtag>\\$[A-Za-z]{1,6}(?![\\p{L}\\p{N}]))`,
@@ -50,7 +52,7 @@ const ALTERNATIVES = [
 // inside a run of letters no span starts but a URL scheme or "www.": the gate skips those positions at once
 const GATE = `(?:(?<![\\p{L}\\p{Nd}])|(?!\\p{L})|(?=${anyCase("https")}://|${anyCase("http")}://|${anyCase("ftp")}://|${anyCase("www")}\\.))`;
 const PATTERN = new RegExp(`${GATE}(?:${ALTERNATIVES.join("|")})`, "gu");
-const TRIGGER = new RegExp(`[@#$€£¥.:/\\\\+_(${D};=<^]|(?<![^${SPACES}])[xX]D|${EMOJI_CHAR}`, "gu");
+const TRIGGER = new RegExp(`[@#$€£¥.:/\\\\+_(${D};=<^]|(?<![^${SPACES}])(?:[xX]D|-)|${EMOJI_CHAR}`, "gu");
 const SPACE_RE = new RegExp(PY_SPACE, "gu");
 const ANY_SPACE = new RegExp(PY_SPACE, "u");
 const KINDS = ["email", "url", "code", "mention", "hashtag", "cashtag", "number", "emoji"];
