@@ -88,8 +88,9 @@ def has_space(text: str, pack: LanguagePack) -> bool:
 def runs_together(text: str, pack: LanguagePack) -> bool:
     """Does ``text`` hold a word (letters between white space, punctuation at its edges aside) of the pack's
     scripts longer than its ``longest_word``: words typed without their spaces, as in "willaichangeourfuture
-    whereareyougoingtonight"? Links, tags and words with digits are no such word. Linear in the text, a 10 MB word
-    included: each word is looked at once, by searches that keep no state per letter."""
+    whereareyougoingtonight"? Digits may stand in it ("theratewas24percentinoctober"), but not in one with a
+    capital after its first letter (a code: "dGhpc2lzYXZlcnlsb25n4"). Links and tags are no such word. Linear in
+    the text, a 10 MB word included: each word is looked at once, by searches that keep no state per letter."""
     if not pack.longest_word:
         return False
     long_run, other = _word_patterns(pack.longest_word, pack.scripts)
@@ -99,25 +100,27 @@ def runs_together(text: str, pack: LanguagePack) -> bool:
         start, end = back.end() if back is not None else 0, ahead.start() if ahead is not None else len(text)
         start = _OPENERS.match(text, start, end).end()
         end = _CLOSERS.match(text, start, end).start()
-        if other.search(text, start, end) is None:
+        if other.search(text, start, end) is None and (
+                _DIGIT.search(text, start, end) is None or _CAPITAL.search(text, start + 1, end) is None):
             return True
         pos = max(end, m.end())
     return False
 
 
 _SPACE, _SPACE_BEFORE = regex.compile(r"[\s\x1c-\x1f]"), regex.compile(r"(?r)[\s\x1c-\x1f]")  # str.isspace()
+_DIGIT, _CAPITAL = regex.compile(r"\p{N}"), regex.compile(r"\p{Lu}|\p{Lt}")
 _OPENERS = regex.compile(r"[\p{Ps}\p{Pi}\p{Po}--[#@/\\]]*", regex.V1)  # not a tag, a mention or a path
 _CLOSERS = regex.compile(r"(?r)[\p{Pe}\p{Pf}\p{Po}]*")
 
 
 @lru_cache(maxsize=16)
 def _word_patterns(longest: int, scripts: tuple[str, ...]):
-    """More than ``longest`` letters in a row, and a character no such word holds: not a letter, mark, inner
-    apostrophe or hyphen, or a letter of another script."""
+    """More than ``longest`` letters in a row, and a character no such word holds: not a letter, mark, digit,
+    inner apostrophe or hyphen, or a letter of another script."""
     letters = "".join(rf"\p{{Script={s}}}" for s in scripts)
     foreign = rf"|(?=\p{{L}})[^{letters}]" if scripts else ""
     return (regex.compile(rf"(?:\p{{L}}\p{{M}}*){{{longest + 1}}}"),
-            regex.compile(rf"[^\p{{L}}\p{{M}}'’-]{foreign}"))
+            regex.compile(rf"[^\p{{L}}\p{{M}}\p{{N}}'’-]{foreign}"))
 
 
 def pieces(text: str, pack: LanguagePack, piece: int = PIECE) -> list[tuple[int, int]]:

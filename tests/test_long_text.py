@@ -113,6 +113,8 @@ def test_a_long_line_comes_out_in_pieces_that_join_to_its_restoration():
     ("@averyveryverylongusername hi", False), ("a /averyveryverylongpathsegment x", False),
     ("state-of-the-art-technologies-everywhere ok", False),      # hyphens part words
     ("Москваэтостолицароссииигород ok", False),                 # not the pack's script
+    ("theratewasnearlytwentyfour24percent ok", True),            # digits may stand in one
+    ("token dGhpc2lzYXZlcnlsb25nc3RyaW5n4 ok", False),           # but not in a code with capitals
 ])
 def test_a_word_longer_than_the_packs_longest_runs_words_together(text, together):
     assert PACKS["en"].longest_word == 18
@@ -139,6 +141,6 @@ def test_the_cli_joins_several_run_together_arguments_and_restores_their_spaces(
 
 
 def test_a_ten_megabyte_word_is_read_as_run_together_without_a_regex_blowing_up():
-    """The search keeps no state per letter: a 10 MB word after a space, and 10 MB of words with digits."""
+    """The search keeps no state per letter: a 10 MB word after a space, and 10 MB of codes with digits."""
     assert long_text.runs_together("x " + "abcdefghij" * 1_000_000, PACKS["en"])
-    assert not long_text.runs_together("a " + "abcdefghijklmnopqrstu1 " * 400_000, PACKS["en"])
+    assert not long_text.runs_together("a " + "abcdefghijklmnopqrsTu1 " * 400_000, PACKS["en"])

@@ -333,13 +333,16 @@ def test_the_page_reads_typed_quotes_and_possessives_as_python_does(browser_page
 
 def test_the_page_restores_the_spaces_of_run_together_spaced_text_as_python_does(browser_page):
     """``auto`` on spaced text with a word longer than the pack's ``longest_word`` restores its spaces (long_text.js
-    ``runsTogether``); without one it keeps them."""
+    ``runsTogether``; digits may stand in it, but not in a code with capitals); without one it keeps them."""
     page, _, _, errors = browser_page
-    items = [("ichhabeheutemorgeneinenkaffeegetrunken und dann", "auto"), ("ich habe heute morgen kaffee", "auto")]
+    items = [("ichhabeheutemorgeneinenkaffeegetrunken und dann", "auto"), ("ich habe heute morgen kaffee", "auto"),
+             ("amerstenjanuarhabeichheutemorgenumachtuhr2kaffeesgetrunken und", "auto"),
+             ("der code dGhpc2lzYXZlcnlsb25nc3RyaW5nZGFzaXN0ZWluZ2FuegxhbmdlcyB3b3J0 gilt", "auto")]
     python = Restorer(lang="de", engine="char", spaces="auto")
     got = web_restore(page, items, "de")
     assert got == [python(text) for text, _ in items]
     assert "heute Morgen" in got[0] and got[1] == Restorer(lang="de", engine="char", spaces="keep")(items[1][0])
+    assert "2 Kaffees" in got[2] and got[3] == Restorer(lang="de", engine="char", spaces="keep")(items[3][0])
     assert errors == []
 
 

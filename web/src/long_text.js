@@ -18,13 +18,14 @@ const MARK = /^\p{M}/u;
 export const isLong = (text) => text.length > PIECE + 2 * CONTEXT;
 
 /** Does ``text`` hold a word (letters between white space, punctuation at its edges aside) of the pack's scripts
- * longer than its ``longestWord``: words typed without their spaces? Each word is looked at once
+ * longer than its ``longestWord``: words typed without their spaces (digits may stand in one, but not in a word with
+ * a capital after its first letter: a code)? Each word is looked at once
  * (long_text.py ``runs_together``). */
 export function runsTogether(text, pack) {
   if (!pack.longestWord) return false;
   const letters = pack.scripts.map((s) => `\\p{Script=${s}}`).join("");
   const longRun = new RegExp(`(?:\\p{L}\\p{M}*){${pack.longestWord + 1}}`, "gu");
-  const other = new RegExp(`[^\\p{L}\\p{M}'’-]${letters ? `|(?=\\p{L})[^${letters}]` : ""}`, "u");
+  const other = new RegExp(`[^\\p{L}\\p{M}\\p{N}'’-]${letters ? `|(?=\\p{L})[^${letters}]` : ""}`, "u");
   let m;
   while ((m = longRun.exec(text)) !== null) {
     let start = m.index;
@@ -33,13 +34,16 @@ export function runsTogether(text, pack) {
     while (end < text.length && !isSpace(text[end])) end++;
     while (start < end && OPENER.test(text[start]) && !"#@/\\".includes(text[start])) start++;
     while (end > start && CLOSER.test(text[end - 1])) end--;
-    if (!other.test(text.slice(start, end))) return true;
+    const word = text.slice(start, end);
+    if (!other.test(word) && (!DIGIT.test(word) || !CAPITAL.test(word.slice(1)))) return true;
     longRun.lastIndex = Math.max(end, m.index + m[0].length);
   }
   return false;
 }
 
 const OPENER = /[\p{Ps}\p{Pi}\p{Po}]/u;
+const DIGIT = /\p{N}/u;
+const CAPITAL = /\p{Lu}|\p{Lt}/u; // a word with digits and a capital after its first letter is a code
 const CLOSER = /[\p{Pe}\p{Pf}\p{Po}]/u;
 
 /** Whether a piece may start at ``i``: a grapheme boundary before a character that parses as a base grapheme on
