@@ -32,6 +32,7 @@ from .clusters import inside_graphemes
 from .counts import reach_of
 from .counts import read as read_counts
 from .packs import PackError, load_pack
+from .plain_letters import is_plain
 from .quote_apostrophes import FREQUENT, ApostropheWords, apostrophe_words, split_runs
 from .viterbi import START
 
@@ -155,6 +156,7 @@ class Segmenter:
         """A copy with other parameters (``PARAMS``), sharing the counts."""
         other = object.__new__(Segmenter)
         other.__dict__.update(self.__dict__)
+        other.__dict__.pop("_plain", None)
         other._set(**params)
         return other
 
@@ -234,6 +236,8 @@ class Segmenter:
         ``protected``: character spans that are data (a URL, a number), never cut inside; ``forced``: positions
         that are cut (a URL glued to a word); ``spaced``: where ``text`` had its spaces before they were taken out,
         the evidence that ``given_space`` and ``given_join`` weigh (spacing correction)."""
+        if (plain := self.plain_for(text)) is not None:
+            return plain.cuts(text, protected, forced, spaced)
         rules = {k: 1 for a, b in protected for k in range(a + 1, b)}
         rules.update((k, 2) for k in forced if 0 < k < len(text))
         given = None if spaced is None else np.isin(np.arange(len(text) + 1), np.asarray(spaced, np.int64))
@@ -247,6 +251,14 @@ class Segmenter:
         part = {k - start: v for k, v in rules.items() if k >= start} if rules else None
         out += [start + k for k in self._cuts(text[start:], part, given, start)]
         return sorted(set(out).union(k for k, v in rules.items() if v == 2)) if rules else out
+
+    def plain_for(self, text: str) -> Segmenter | None:
+        """The segmenter of the pack's plain counts, for a ``text`` whose letters carry no mark (plain_letters.py)."""
+        if not (self.__dict__.get("_plain_source") and is_plain(text) and regex.search(r"\p{L}", text)):
+            return None
+        if "_plain" not in self.__dict__:
+            self._plain = _load(*self._plain_source).configured(**{p: getattr(self, p) for p in PARAMS})
+        return self._plain
 
     def _cuts(self, text: str, rules: dict[int, int] | None = None, given: np.ndarray | None = None,
               at: int = 0) -> list[int]:  # given: where the text had spaces (len(text) + 1, from ``at``)
@@ -350,10 +362,10 @@ class Segmenter:
 
 
 @lru_cache(maxsize=8)
-def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
+def _load(lang: str, root: Path | None, prose: bool = False, name: str = "nb") -> Segmenter:
     if prose:  # the same counts, shared, with the card's prose_params where it has them (the card is read once)
         return (general := _load(lang, root, False)).configured(**general.prose_params)
-    card, path = load_card(lang, "nb", root)
+    card, path = load_card(lang, name, root)
     try:
         words, counts, contexts, reach = read_counts(path)
         params = card.get("params", {})
@@ -371,6 +383,9 @@ def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
         pack = load_pack(lang)
     except PackError:  # no pack of that code is installed
         return seg
+    # the pack's plain counts (plain_letters.py), read when a text needs them
+    seg._plain_source = (lang, root, False, pack.models["nb_plain"]) if name == "nb" and "nb_plain" in pack.models \
+        else None
     return seg.elide(pack.elisions).know(pack.spellings)
 
 

@@ -8,6 +8,9 @@ F1 are micro-averaged over all pieces. Systems: ``segment`` (charrestore's NB se
 has a reranker), ``fix`` (the default engine, when the pack has its model; ``--models-dir`` points at others, e.g. a
 model in training exported into runs/), and wordninja-pp's model of the language (``pip install wordninja-pp``); for ko also kiwipiepy's spacing (``Kiwi().space``).
 
+``--plain`` takes the diacritics off the held-out text first, as Vietnamese is often typed ("chucmungnammoi"),
+for every system (charrestore/plain_letters.py).
+
 Spacing correction (issue 47): ``--damage DROP ADD`` gives every system the pieces with their spaces instead, each
 dropped with probability DROP and a wrong one added after a letter with probability ADD (seeded); then ``fix`` re-spaces
 (``--spaces restore``) and kiwipiepy corrects as it offers to (``space()`` as is, and with ``reset_whitespace``).
@@ -30,6 +33,7 @@ import regex
 
 from charrestore import Restorer, base_text, load_pack
 from charrestore.cards import ModelError
+from charrestore.plain_letters import plain
 from charrestore.rerank import best_segmenter
 from charrestore.tuning.dev import load_despaced, sample
 
@@ -131,6 +135,8 @@ def main() -> int:
     ap.add_argument("--damage", type=float, nargs=2, metavar=("DROP", "ADD"),
                     help="spaced input with spaces dropped and added at these rates (spacing correction)")
     ap.add_argument("--seed", type=int, default=1, help="for --damage (default: 1)")
+    ap.add_argument("--plain", action="store_true",
+                    help="the held-out text without its diacritics, as it is often typed (plain_letters.py)")
     ap.add_argument("--extra", nargs="+", default=[], metavar="LANG=PATH",
                     help="held-out text of another register for LANG, measured after its dev files")
     ap.add_argument("--out", type=Path, default=ROOT / "reports" / "compare_boundaries.json")
@@ -141,6 +147,8 @@ def main() -> int:
         found = systems(lang, args.models_dir, spaced=bool(args.damage))
         for path, holdout in DEV[lang] + [(Path(p), 0) for code, p in extra if code == lang]:
             gold = pieces(lang, path, holdout, args.chars, args.max_chars)
+            if args.plain:
+                gold = [[plain(w) for w in p] for p in gold]
             letters = [damaged(p, *args.damage, rng) if args.damage else "".join(p) for p in gold]
             for name, split in found.items():
                 t = time.perf_counter()

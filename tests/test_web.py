@@ -204,6 +204,19 @@ def page_langs() -> list[str]:
     return re.findall(r"(\w+):", listed)
 
 
+def test_the_page_reads_text_typed_without_diacritics_as_python_does(browser_page):
+    """vi typed without its tone marks is segmented with the pack's plain counts, enforced (plain_letters.js), and
+    marked text as before."""
+    page, _, _, errors = browser_page
+    items = [("homnaytroidepquatoididuvoibanbe", "auto"), ("#chucmungnammoi", "auto"), ("hômnaytrờiđẹpquá", "auto"),
+             ("toi la sinhvien daihoc bachkhoa", "restore")]
+    python = {m: Restorer(lang="vi", engine="char", spaces=m) for m in ("auto", "restore")}
+    got = web_restore(page, items, "vi")
+    assert got == [python[m](text) for text, m in items]
+    assert "troi dep qua" in got[0].lower() and got[1] == "#ChucMungNamMoi"
+    assert errors == []
+
+
 def test_the_page_lists_every_pack_with_a_shipped_char_model():
     """The page's language menu (web/app.js) is the packs whose char model ships, no more and no fewer."""
     assert set(page_langs()) == set(SHIPPED)

@@ -67,11 +67,16 @@ export class Restorer {
     const model = await CharModel.fromBytes(bytes, pack.nClasses);
     let nb = null; // the NB segmenter: spaces of unspaced input (the card's nb_spaces) and hashtag words
     if (pack.models.nb) {
-      const nbCardUrl = new URL(`${pack.models.nb}.json`, beside);
-      nb = once(async () => {
-        const nbCard = JSON.parse(await fetchText(nbCardUrl));
-        return (await Segmenter.fromBytes(await checked(new URL(nbCard.file, nbCardUrl), nbCard.sha256), nbCard))
+      const counts = async (name) => { // a segmenter of the pack's counts (nb, or nb_plain: plain_letters.js)
+        const url = new URL(`${name}.json`, beside);
+        const nbCard = JSON.parse(await fetchText(url));
+        return (await Segmenter.fromBytes(await checked(new URL(nbCard.file, url), nbCard.sha256), nbCard))
           .elide(pack.elisions).know(pack.spellings);
+      };
+      nb = once(async () => {
+        const seg = await counts(pack.models.nb);
+        if (pack.models.nb_plain) seg.plainBase = await counts(pack.models.nb_plain);
+        return seg;
       });
     }
     const prose = nb && card.nb_spaces ? once(async () => (await nb()).configured((await nb()).proseParams)) : null;

@@ -7,6 +7,7 @@
 
 import { graphemes, isDigits, isSpace } from "./clusters.js";
 import { readCounts } from "./counts.js";
+import { isPlain } from "./plain_letters.js";
 import { FREQUENT, apostropheWords, splitRuns } from "./quote_apostrophes.js";
 
 const START = "<s>";
@@ -106,8 +107,17 @@ export class Segmenter {
    * de-spaced text alone). */
   configured(params) {
     const other = Object.assign(Object.create(Segmenter.prototype), this);
+    other.plain = null;
     other.setParams({ ...this.params, ...params });
     return other;
+  }
+
+  /** The segmenter of the pack's plain counts (``plainBase``, set by the restorer) with these parameters, for a
+   * ``text`` whose letters carry no mark; else null (segmenter.py ``plain_for``). */
+  plainFor(text) {
+    if (!this.plainBase || !isPlain(text) || !/\p{L}/u.test(text)) return null;
+    this.plain ??= this.plainBase.configured(this.params);
+    return this.plain;
   }
 
   /** word -> log10 P(word | prev) for the pairs seen after ``prev`` (parsed once, then cached). */
@@ -131,6 +141,8 @@ export class Segmenter {
    * [start, end] spans never cut inside; ``forced``: positions that are cut; ``spaced``: where ``text`` had its
    * spaces before they were taken out (the evidence of ``given_space`` and ``given_join``), or null. */
   cuts(text, protectedSpans = [], forced = [], spaced = null) {
+    const plain = this.plainFor(text);
+    if (plain) return plain.cuts(text, protectedSpans, forced, spaced);
     let given = null; // where the text had spaces
     if (spaced) {
       given = new Uint8Array(text.length + 1);
