@@ -262,6 +262,28 @@ def test_a_share_of_char_windows_begins_at_a_sentence_start():
     np.testing.assert_array_equal(plain[0].batch(50)[0], plain[1].batch(50)[0])
 
 
+def test_a_share_of_char_windows_is_read_without_diacritics():
+    """``--plain``: a share of the training windows reads each grapheme without its diacritics (plain_letters.py),
+    with the same labels, so that one model also reads text typed without them; without it, nothing changes."""
+    from charrestore.training.train_char import WindowSampler, plain_ids
+
+    vocab = ["<pad>", "<unk>", "a", "á", "ờ", "o", "đ", "d"]
+    n, T = 4000, 20
+    ids = np.random.default_rng(0).integers(2, len(vocab), n).astype(np.int32)
+    cls = np.zeros(n, np.int32)
+    table = plain_ids(vocab)
+    assert [vocab[i] for i in table] == ["<pad>", "<unk>", "a", "a", "o", "o", "d", "d"]
+    all_plain = WindowSampler([(ids, cls)], [1.0], T, 0, 0.0, np.random.default_rng(1), plain=1.0, plain_ids=table)
+    x = all_plain.batch(100)[0] // 3  # input ids are 3 * grapheme id + space state
+    assert set(x.ravel().tolist()) == {2, 5, 7}
+    half = WindowSampler([(ids, cls)], [1.0], T, 0, 0.0, np.random.default_rng(1), plain=0.5, plain_ids=table)
+    marked = (np.isin(half.batch(400)[0] // 3, [3, 4, 6])).any(axis=1).mean()
+    assert 0.4 < marked < 0.6
+    none = [WindowSampler([(ids, cls)], [1.0], T, 0, 0.0, np.random.default_rng(1), plain=p, plain_ids=t)
+            for p, t in ((0.0, table), (0.5, None))]
+    np.testing.assert_array_equal(none[0].batch(50)[0], none[1].batch(50)[0])
+
+
 def test_a_resumed_char_run_encodes_a_file_its_cache_lacks_and_samples_by_the_given_weights(tmp_path, monkeypatch):
     """A run folder's encoded corpora are reused only while they hold every file that ``--corpus`` names: a
     resumed run that adds a file encodes it (the vocabulary kept), and windows are drawn by this command's

@@ -10,7 +10,8 @@ Windows of ``window`` graphemes are drawn at fresh random offsets for every batc
 whose word boundaries are known (ASR output, ``--spaces keep``). A share (``starts``) begins where a sentence
 begins: a window cut from running text starts mid-sentence, but the input's first window starts where the input
 does, usually a sentence's start, which the model otherwise never sees without the text before it (es opened no
-question there: "tienestiempomañana" → "Tienes tiempo mañana.").
+question there: "tienestiempomañana" → "Tienes tiempo mañana."). A share (``plain``) is read without its letters'
+diacritics, as Vietnamese is often typed ("chucmungnammoi"; plain_letters.py), its labels the same.
 
 With several ``--lang`` codes the run trains one multilingual model: the packs share one vocabulary and must share
 their features; each ``--corpus`` and ``--dev`` file names its pack (``de:PATH@WEIGHT``) and is read by that pack's
@@ -32,6 +33,7 @@ from ..engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, inp
 from ..evaluation.signature import pack_hash
 from ..holdout import held_out
 from ..packs import load_pack
+from ..plain_letters import plain
 from .corpus import build_vocab, encode_documents, encodes, given_weights, parse_corpus_arg, read_documents
 from .distill import CharTeacher, one_hot
 from .runs import (BEST, LAST, STATE, TrainingError, add_state_arguments, fit, resume, rng_of, save_state, seed_from,
@@ -109,15 +111,18 @@ def prepare_data(corpora, dev, dev_holdout, min_count, out: Path) -> dict:
 
 DATA_FILES = ("meta.json",)  # what a compact state carries of data/
 HYPER = ("emb", "conv", "kernel", "dilations", "lstm", "lstm_layers", "dropout", "window", "batch", "lr", "spaced",
-         "steps", "min_count", "hard", "starts")  # the options that a resumed run takes from its state
+         "steps", "min_count", "hard", "starts", "plain")  # the options that a resumed run takes from its state
 
 
 class WindowSampler:
     """Random fixed-length windows from weighted sources, with optional given-space spans; a share ``starts`` of
-    them begins at a sentence's start (after a grapheme with one of ``sentence_bits``), where a source has one."""
+    them begins at a sentence's start (after a grapheme with one of ``sentence_bits``), where a source has one; a
+    share ``plain`` reads each grapheme id as ``plain_ids`` maps it (the grapheme without its diacritics)."""
 
-    def __init__(self, streams, weights, window, space_bit, spaced, rng, starts=0.0, sentence_bits=0):
+    def __init__(self, streams, weights, window, space_bit, spaced, rng, starts=0.0, sentence_bits=0, plain=0.0,
+                 plain_ids=None):
         self.streams, self.window, self.space_bit, self.spaced, self.rng = streams, window, space_bit, spaced, rng
+        self.plain, self.plain_ids = (plain, plain_ids) if plain_ids is not None else (0.0, None)
         w = np.asarray(weights, dtype=float)
         self.p = w / w.sum()
         self.starts = starts if sentence_bits else 0.0
@@ -144,7 +149,20 @@ class WindowSampler:
                 a = self.rng.integers(0, T // 2)
                 b = self.rng.integers(a + T // 4, T + 1)
                 states[k, a:b] = np.where(y[k, a:b] & self.space_bit, HAS_SPACE, NO_SPACE)
+        if self.plain:
+            read_plain = self.rng.random(size) < self.plain
+            x[read_plain] = self.plain_ids[x[read_plain]]
         return input_ids(x, states), y
+
+
+def plain_ids(vocab: list[str]) -> np.ndarray:
+    """Each grapheme id -> the id of the grapheme without its diacritics (itself where that is not in ``vocab``).
+
+    >>> plain_ids(["<pad>", "<unk>", "a", "á", "ờ", "o"]).tolist()
+    [0, 1, 2, 2, 5, 5]
+    """
+    index = {g: i for i, g in enumerate(vocab)}
+    return np.array([index.get(plain(g), i) for i, g in enumerate(vocab)], np.int32)
 
 
 def dev_windows(ids, cls, window, limit):
@@ -224,6 +242,8 @@ def train(args) -> Path:
         (out / STATE).write_text(json.dumps(state, default=str))
     if args.starts is not None:  # a resumed run keeps its own share unless given one
         hyper["starts"] = args.starts
+    if args.plain is not None:
+        hyper["plain"] = args.plain
     hard = hyper.get("hard", 1.0)  # a resumed run keeps its own
     teacher = teacher_of(args, hard, meta, pack)
     dev_x, dev_y = dev_windows(np.load(data_dir / "dev_ids.npy"), np.load(data_dir / "dev_cls.npy"),
@@ -234,7 +254,7 @@ def train(args) -> Path:
     weights = given_weights(meta["sources"], [(path, weight) for _, path, weight in corpora])
     sampler = WindowSampler(streams, weights, hyper["window"], pack.bit("SPACE"),
                             hyper["spaced"], rng, hyper.get("starts") or 0.0,
-                            pack.sentence_bits)
+                            pack.sentence_bits, hyper.get("plain") or 0.0, plain_ids(meta["vocab"]))
 
     def batches():
         while True:
@@ -285,6 +305,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lstm-layers", type=int, default=1)
     p.add_argument("--dropout", type=float, default=0.1)
     p.add_argument("--spaced", type=float, default=0.3, help="share of windows with a given-space span")
+    p.add_argument("--plain", type=float, help="share of windows read without their diacritics (default 0; a "
+                   "resumed run keeps its own unless given)")
     p.add_argument("--dev-windows", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--teacher", help="an exported char.onnx (beside its card char.json) whose probabilities the "
