@@ -11,7 +11,8 @@ same inputs (modes restore and keep), so that both engines are compared on one s
 - char: (``--engine pipeline``) the restore input, cut where the char model puts spaces (``--segmenter char``).
 
 ``--sentences`` cuts the dev documents after every sentence end and restores each sentence as an input of its own
-(the short inputs users type).
+(the short inputs users type). ``--plain`` takes the diacritics off the dev text first, as Vietnamese is often
+typed (plain_letters.py).
 
     python scripts/eval_char.py --lang en --dev ../shared/corpora/en/ted_dev.tsv --set ted_dev --card
     python scripts/eval_char.py --lang en --dev ../shared/corpora/en/ted_dev.tsv --set ted_dev --engine pipeline --card
@@ -29,6 +30,7 @@ from pathlib import Path
 from charrestore import Restorer, load_pack
 from charrestore.codec import strip_features
 from charrestore.holdout import Holdout
+from charrestore.plain_letters import plain
 from charrestore.tuning.dev import load_dev, sentences, spaced_input
 from charrestore.tuning.record import card_path, record_dev_metrics
 
@@ -109,6 +111,8 @@ def main():
     p.add_argument("--max-docs", type=int, help="only the first N dev documents (a quick check)")
     p.add_argument("--sentences", action="store_true",
                    help="restore every sentence of the dev documents as an input of its own")
+    p.add_argument("--plain", action="store_true",
+                   help="the dev text without its diacritics, as it is often typed (plain_letters.py)")
     p.add_argument("--card", action="store_true", help="record the numbers in the model card")
     p.add_argument("--decoding", nargs="+", default=[], metavar="KEY=VALUE",
                    help="decode with these card keys changed (char engine; e.g. nb_space=4 nb_join=6): a trial, "
@@ -123,6 +127,8 @@ def main():
     refs = load_dev(args.dev, pack, args.holdout)[: args.max_docs]
     if args.sentences:
         refs = sentences(refs, pack)
+    if args.plain:
+        refs = [plain(r) for r in refs]
     out = Path(args.out) / args.lang / args.set
     out.mkdir(parents=True, exist_ok=True)
     (out / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
