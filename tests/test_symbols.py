@@ -1,7 +1,7 @@
 """Words with symbols the token model never read in training ("wow!", "it😀", ":)"), in the pipeline engine."""
 
 import numpy as np
-from test_token_engine import EN, models, needs_nb, restorers  # noqa: F401 (the fixture models and restorers)
+from test_token_engine import EN, models, needs_nb, read_forms, restorers  # noqa: F401 (the fixture models and restorers)
 
 from charrestore import base_text
 from charrestore.engines.symbols import Symbols
@@ -29,9 +29,7 @@ def test_a_typed_exclamation_ends_the_sentence_and_takes_no_mark(restorers):
 
 
 def test_emoji_words_are_not_read_and_take_no_mark(restorers, monkeypatch):
-    model = restorers["keep"].engine.model
-    seen, labels = [], model.labels
-    monkeypatch.setattr(model, "labels", lambda forms, *a, **k: seen.append(forms) or labels(forms, *a, **k))
+    seen = read_forms(restorers["keep"], monkeypatch)
     out = restorers["keep"]("so excited 🎉🎉 see you there :)")
     assert seen == [["so", "excited", "see", "you", "there"]]
     words = out.split()
@@ -42,9 +40,7 @@ def test_emoji_words_are_not_read_and_take_no_mark(restorers, monkeypatch):
 def test_an_emoticon_is_read_as_an_emoji_is(restorers, monkeypatch):
     """An emoticon of its own (spans.EMOTICON: "<3", "xD", ":-D") is left out of what the model reads, as an emoji
     is, and comes back as typed."""
-    model = restorers["keep"].engine.model
-    seen, labels = [], model.labels
-    monkeypatch.setattr(model, "labels", lambda forms, *a, **k: seen.append(forms) or labels(forms, *a, **k))
+    seen = read_forms(restorers["keep"], monkeypatch)
     text = "i miss you <3 see you xD so :-D fun ^_^"
     out = restorers["keep"](text)
     assert seen == [["i", "miss", "you", "see", "you", "so", "fun"]]
@@ -63,9 +59,7 @@ def test_unspaced_text_gets_a_space_after_a_closing_run(restorers):
 def test_closing_hashtags_are_no_words_of_the_last_sentence(restorers, monkeypatch):
     """Two closing tags are never read as words; one is, unless the model then puts a mark before it ("today,
     #fun"): it is then read without it, and the sentence ends before it."""
-    model = restorers["keep"].engine.model
-    seen, labels = [], model.labels
-    monkeypatch.setattr(model, "labels", lambda forms, *a, **k: seen.append(forms) or labels(forms, *a, **k))
+    seen = read_forms(restorers["keep"], monkeypatch)
     out = restorers["keep"]("see you all there #travel #nyc")
     assert ["see", "you", "all", "there"] in seen and not any("there" in f and "travel" in f for f in seen)
     assert out[:out.index(" #")][-1] in ".?", out
@@ -81,9 +75,7 @@ def test_closing_hashtags_are_no_words_of_the_last_sentence(restorers, monkeypat
 
 
 def test_tags_after_closing_emoji_are_not_read(restorers, monkeypatch):
-    model = restorers["keep"].engine.model
-    seen, labels = [], model.labels
-    monkeypatch.setattr(model, "labels", lambda forms, *a, **k: seen.append(forms) or labels(forms, *a, **k))
+    seen = read_forms(restorers["keep"], monkeypatch)
     out = restorers["keep"]("great game today 👍🏽 #fun")
     assert out.endswith(" 👍🏽 #Fun") and out[-len(" 👍🏽 #Fun") - 1] in ".?", out  # the last sentence ends before them
     restorers["keep"]("i love #python")  # a tag without an emoji before it may be a word of the sentence

@@ -42,6 +42,14 @@ def restorers(models):
             for s in ("auto", "keep", "restore")}
 
 
+def read_forms(restorer, monkeypatch) -> list[list[str]]:
+    """The word forms the token model is given, one list per call, filled as ``restorer`` runs."""
+    model = restorer.engine.model
+    seen, labels = [], model.labels
+    monkeypatch.setattr(model, "labels", lambda forms, *a, **k: seen.append(forms) or labels(forms, *a, **k))
+    return seen
+
+
 def cli(models, *args, stdin=b""):
     data = models.parent / f"data-{models.name}"
     if not data.exists():
@@ -202,9 +210,7 @@ def test_the_token_model_reads_a_span_as_its_spoken_word(restorers, monkeypatch)
     """A URL, an e-mail, a mention reach the token model as the word a speaker would say, not as a dozen pieces
     of symbols (scripts/eval_span_forms.py: made-up URLs cost 2.8 punctuation F1 on ted_dev read as pieces); the
     output keeps each span byte for byte."""
-    model = restorers["keep"].engine.model
-    seen, labels = [], model.labels
-    monkeypatch.setattr(model, "labels", lambda forms, *a, **k: seen.append(forms) or labels(forms, *a, **k))
+    seen = read_forms(restorers["keep"], monkeypatch)
     text = "thanks @jane see https://www.example.com/a?b=1 or mail jo@x.org"
     out = restorers["keep"](text)
     assert seen == [["thanks", "jane", "see", "example", "or", "mail", "jo"]]
@@ -215,9 +221,7 @@ def test_the_token_model_reads_a_span_as_its_spoken_word(restorers, monkeypatch)
 def test_a_posts_leading_mentions_are_not_read(restorers, monkeypatch):
     """"@jane @bob thanks …" addresses a post: the model reads from "thanks", which starts the first sentence, and
     no mark goes after the mentions (the model made it "@john_doe, Did you see …")."""
-    model = restorers["keep"].engine.model
-    seen, labels = [], model.labels
-    monkeypatch.setattr(model, "labels", lambda forms, *a, **k: seen.append(forms) or labels(forms, *a, **k))
+    seen = read_forms(restorers["keep"], monkeypatch)
     out = restorers["keep"]("@jane @bob thanks for coming")
     assert seen == [["thanks", "for", "coming"]]
     assert out.startswith("@jane @bob Thanks "), out
