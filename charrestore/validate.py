@@ -102,9 +102,9 @@ PACK_FIELDS = {"code": "str", "name": "str", "cased": "bool", "normalization": "
                "abbreviation_forms": "list", "spellings": "list", "scripts": "list", "units": "list", "joining_units": "list",
                "thousands": "str", "capital_after": "list", "elisions": "list", "longest_word": "int"}
 NORMALIZATIONS = ("NFC", "NFD", "NFKC", "NFKD")
-# the char and token models, the NB counts (and the same without diacritics: plain_letters.py), apostrophes, proper
-# forms
-MODEL_KINDS = ("char", "token", "nb", "nb_plain", "apostrophes", "proper")
+# the char and token models, the NB counts (char_plain and nb_plain: the same for text without diacritics,
+# plain_letters.py), apostrophes, proper forms
+MODEL_KINDS = ("char", "char_plain", "token", "nb", "nb_plain", "apostrophes", "proper")
 
 
 def check_pack(data: dict) -> None:

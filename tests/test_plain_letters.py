@@ -1,6 +1,7 @@
 """Text typed without its diacritics ("chucmungnammoi"): the NB segmenter reads it with the pack's plain counts
 (charrestore/plain_letters.py, models/vi/nb_plain.*); text with its diacritics reads as before."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -65,3 +66,37 @@ def test_fix_hashtags_and_segment_read_plain_vietnamese():
     res = subprocess.run([sys.executable, "-m", "charrestore", "segment", "--lang", "vi", "toilasinhvien"],
                          capture_output=True, text=True, timeout=120)
     assert res.stdout.strip() == "toi la sinh vien", res.stdout + res.stderr
+
+
+def test_text_without_diacritics_is_read_by_the_packs_plain_model(monkeypatch):
+    """vi's ``char_plain`` (engines/char_plain.py) reads text whose letters carry no diacritic; text with them is
+    read by the char model alone, as before."""
+    vi = load_pack("vi")
+    restorer = Restorer(lang="vi")
+    model = restorer.engine.plain
+    calls, session = [], model.session
+    monkeypatch.setattr(model, "session", lambda: calls.append(1) or session())
+    for text in ("thutuongphamminhchinhdacobuoilamviec", "hom nay troi dep qua"):
+        out = restorer(text)
+        assert calls and base_text(out, vi) == base_text(text, vi)
+        calls.clear()
+    for text in ("thủtướngphạmminhchínhđãcóbuổilàmviệc", "2024 12 31", "chúc mừng năm mới"):
+        restorer(text)
+        assert not calls, text
+
+
+def test_a_damaged_plain_model_is_a_one_line_error(tmp_path):
+    """The plain model's card and file are checked when the restorer starts, as the char model's are."""
+    data = tmp_path / "data"
+    (data / "languages").mkdir(parents=True)
+    (data / "languages" / "vi").symlink_to(ROOT / "languages" / "vi")
+    models = data / "models" / "vi"
+    models.mkdir(parents=True)
+    for f in (ROOT / "models" / "vi").iterdir():
+        (models / f.name).symlink_to(f)
+    (models / "char_plain.onnx").unlink()
+    (models / "char_plain.onnx").write_bytes(b"not a model")
+    res = subprocess.run([sys.executable, "-m", "charrestore", "fix", "--lang", "vi", "xin chao"],
+                         capture_output=True, text=True, timeout=120, env={**os.environ, "CHARRESTORE_DATA": str(data)})
+    assert res.returncode == 1 and res.stdout == "" and len(res.stderr.splitlines()) == 1, res.stderr
+    assert res.stderr.startswith("charrestore: error:") and "char_plain" in res.stderr, res.stderr

@@ -26,6 +26,7 @@ from .char_digits import inside_digits, number_gaps
 from .char_pairs import Pairing
 from .char_input import (GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE, UNKNOWN, grapheme_ids,
                          input_ids)
+from .char_plain import PlainModel
 from .char_settings import CharSettings, agreed, class_bias, state_masks
 from .char_symbols import Unread
 from .char_words import one_source_spaces
@@ -62,6 +63,7 @@ class CharEngine(Engine):
                                        & (classes & self.other_marks == 0)] for c in classes]
         self.pairing = Pairing(pack)
         self.proper = None  # the pack's proper forms (proper_case.py), where it ships them
+        self.plain = None  # the pack's model of text without diacritics (char_plain.py), where it ships one
         self.settings = CharSettings.from_card(card)
         self._with_settings(self.settings)
 
@@ -81,6 +83,8 @@ class CharEngine(Engine):
             segmenter = partial(Segmenter.load, pack.code, models_dir, prose=True)
         engine = cls(pack, card, path, options, segmenter)
         engine.models_dir = models_dir
+        if pack.models.get("char_plain"):
+            engine.plain = PlainModel(pack.code, pack.models["char_plain"], models_dir, card["vocab"], options.threads)
         proper = pack.models.get("proper")  # capitals a word always has (proper_case.py), where the list ships
         if proper and engine.caps_bit and card_location(pack.code, proper, models_dir).is_file():
             from ..proper_case import ProperCase
@@ -101,25 +105,30 @@ class CharEngine(Engine):
             from ..segmenter import Segmenter
 
             Segmenter.verify(self.pack.code, self.models_dir)
+        if self.plain is not None:
+            self.plain.verify()
 
     def _with_settings(self, settings: CharSettings) -> None:
         self.bias = class_bias(self.pack, settings.bias)
         self.end_bias = class_bias(self.pack, settings.end_bias)
         self.masks = state_masks(self.pack, settings)
 
-    def window_logits(self, ids: np.ndarray):
-        """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch."""
+    def window_logits(self, ids: np.ndarray, session=None):
+        """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch (of ``session``:
+        default, the char model's)."""
         windows = plan(len(ids), self.settings.window, self.settings.overlap, self.settings.cut)
         for b in range(0, len(windows), self.batch_size):
             batch = windows[b:b + self.batch_size]
-            logits = runtime.run(self.session, np.stack([ids[w.start:w.end] for w in batch]))
+            logits = runtime.run(session or self.session, np.stack([ids[w.start:w.end] for w in batch]))
             for w, lg in zip(batch, logits):
                 yield w, lg[w.keep_start - w.start:w.keep_end - w.start]
 
     def logits(self, gids: np.ndarray, states: np.ndarray) -> np.ndarray:
-        """The model's merged logits per position (each window's kept part), reading ``states`` as the spaces."""
+        """The model's merged logits per position (each window's kept part), reading ``states`` as the spaces; the
+        pack's model of plain text reads text without diacritics (char_plain.py)."""
         out = np.zeros((len(gids), self.pack.n_classes), np.float32)
-        for w, lg in self.window_logits(input_ids(gids, states)):
+        session = self.plain.session() if self.plain is not None and self.plain.reads(gids) else None
+        for w, lg in self.window_logits(input_ids(gids, states), session):
             out[w.keep_start:w.keep_end] = lg
         return out
 
