@@ -168,8 +168,8 @@ export class CharEngine {
     const text = base.join("");
     const cuts = new Set(segmenter.cuts(text, spans, forced, spaced));
     // NB's spaces enforced, or as evidence the model may overrule where the card tuned them soft (not in text typed
-    // without its diacritics, which the model never read: plain_letters.js)
-    const soft = this.decoder.softNb && !segmenter.plainFor(text);
+    // without its diacritics where no model of plain text reads it: the char model never read such text)
+    const soft = this.decoder.softNb && (this.plain !== null || !segmenter.plainFor(text));
     const [space, join] = soft ? [NB_SPACE, NB_JOIN] : [HAS_SPACE, NO_SPACE];
     const cut = Uint8Array.from(base, (_, i) => i + 1 < base.length && cuts.has(ends[i + 1]));
     const { givenSpace, givenJoin } = this.decoder;
