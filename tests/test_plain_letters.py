@@ -55,10 +55,10 @@ def test_plain_text_is_segmented_with_the_plain_counts():
     assert Segmenter.load("en").plain_for("hello") is None  # a pack without plain counts
 
 
-def test_fix_hashtags_and_segment_read_plain_vietnamese():
+def test_fix_hashtags_and_segment_read_plain_vietnamese(monkeypatch):
     vi = load_pack("vi")
     restorer = Restorer(lang="vi")
-    restorer.engine.plain = None  # no model of plain text: the plain counts' spaces are enforced
+    monkeypatch.setattr(restorer.engine, "plain", None)  # no model of plain text: the plain counts' spaces, enforced
     out = restorer("homnaytroidepquatoididuvoibanbe")
     assert base_text(out, vi) == "homnaytroidepquatoididuvoibanbe"
     assert [w.strip(".,?").lower() for w in out.split()] == "hom nay troi dep qua toi di du voi ban be".split()
