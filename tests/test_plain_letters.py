@@ -55,11 +55,9 @@ def test_plain_text_is_segmented_with_the_plain_counts():
     assert Segmenter.load("en").plain_for("hello") is None  # a pack without plain counts
 
 
-def test_fix_hashtags_and_segment_read_plain_vietnamese(monkeypatch):
+def test_fix_hashtags_and_segment_read_plain_vietnamese():
     vi = load_pack("vi")
-    restorer = Restorer(lang="vi")
-    monkeypatch.setattr(restorer.engine, "plain", None)  # no model of plain text: the plain counts' spaces, enforced
-    out = restorer("homnaytroidepquatoididuvoibanbe")
+    out = Restorer(lang="vi")("homnaytroidepquatoididuvoibanbe")
     assert base_text(out, vi) == "homnaytroidepquatoididuvoibanbe"
     assert [w.strip(".,?").lower() for w in out.split()] == "hom nay troi dep qua toi di du voi ban be".split()
     res = subprocess.run([sys.executable, "-m", "charrestore", "fix", "--lang", "vi", "#chucmungnammoi"],

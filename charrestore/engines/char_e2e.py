@@ -292,14 +292,11 @@ class CharEngine(Engine):
         and case stay as good as without the segmenter. The spaces come from the word model, enforced, or, where
         the card tuned them soft (``nb_space``, ``nb_join``), as evidence the char model may overrule: each
         model errs where the other rarely does (NB splits a rare word, the char model a long one). Where the input
-        had spaces (``spaced``, per grapheme), the segmenter weighs them (its card's ``given_space``, ``given_join``).
-        Text typed without its diacritics takes the spaces of the pack's plain counts (plain_letters.py), enforced
-        where no model of plain text reads it (char_plain.py): the char model never read such text."""
-        ends, text = np.cumsum([len(g) for g in base]), "".join(base)
+        had spaces (``spaced``, per grapheme), the segmenter weighs them (its card's ``given_space``, ``given_join``)."""
+        ends = np.cumsum([len(g) for g in base])
         cut = np.zeros(ends[-1] + 1, bool)
-        cut[self.segmenter.cuts(text, *protected, spaced=typed_spaces(base, spaced))] = True
-        soft = self.settings.soft_nb and (self.plain is not None or self.segmenter.plain_for(text) is None)
-        space, join = (NB_SPACE, NB_JOIN) if soft else (HAS_SPACE, NO_SPACE)
+        cut[self.segmenter.cuts("".join(base), *protected, spaced=typed_spaces(base, spaced))] = True
+        space, join = (NB_SPACE, NB_JOIN) if self.settings.soft_nb else (HAS_SPACE, NO_SPACE)
         states = np.where(cut[ends], space, join).astype(np.int32)
         states[-1] = join
         return states

@@ -165,12 +165,9 @@ export class CharEngine {
     const ends = offsets(base);
     // spacing correction: the input's spaces, where it has any, weighed by the segmenter (its prose given_*)
     const spaced = given.some((c) => c & this.space) ? ends.slice(1).filter((_, i) => given[i] & this.space) : null;
-    const text = base.join("");
-    const cuts = new Set(segmenter.cuts(text, spans, forced, spaced));
-    // NB's spaces enforced, or as evidence the model may overrule where the card tuned them soft (not in text typed
-    // without its diacritics where no model of plain text reads it: the char model never read such text)
-    const soft = this.decoder.softNb && (this.plain !== null || !segmenter.plainFor(text));
-    const [space, join] = soft ? [NB_SPACE, NB_JOIN] : [HAS_SPACE, NO_SPACE];
+    const cuts = new Set(segmenter.cuts(base.join(""), spans, forced, spaced));
+    // NB's spaces enforced, or as evidence the model may overrule where the card tuned them soft
+    const [space, join] = this.decoder.softNb ? [NB_SPACE, NB_JOIN] : [HAS_SPACE, NO_SPACE];
     const cut = Uint8Array.from(base, (_, i) => i + 1 < base.length && cuts.has(ends[i + 1]));
     const { givenSpace, givenJoin } = this.decoder;
     // spaced input: where NB's cut or join agrees with the typed text, given_space or given_join weighs it
