@@ -139,7 +139,7 @@ def test_the_forced_end_keeps_its_sentence_mark_when_a_comma_shares_its_grapheme
     period, comma = pack.bit("."), pack.bit(",")
     logits = np.full((3, pack.n_classes), -20.0, np.float32)
     logits[-1, period | comma], logits[-1, comma], logits[-1, period] = 20.0, 15.0, 10.0
-    monkeypatch.setattr(engine, "window_logits", lambda ids: iter([(plan(3, 3, 0, 0)[0], logits)]))
+    monkeypatch.setattr(engine, "window_logits", lambda ids, session=None: iter([(plan(3, 3, 0, 0)[0], logits)]))
     out = engine.decode(np.zeros(3, np.int32), np.zeros(3, np.int32), end_mark=True)
     assert out[-1] & pack.mark_bits == period
     free = engine.decode(np.zeros(3, np.int32), np.zeros(3, np.int32), end_mark=False)
@@ -442,7 +442,7 @@ def test_the_first_grapheme_ends_no_sentence_unless_it_is_a_word(restorers, monk
     pack, period = engine.pack, engine.pack.bit(".")
     logits = np.full((3, pack.n_classes), -5.0, np.float32)
     logits[:, period] = logits[:, period | pack.bit("SPACE")] = 5.0
-    monkeypatch.setattr(engine, "window_logits", lambda ids: iter([(plan(3, 3, 0, 0)[0], logits)]))
+    monkeypatch.setattr(engine, "window_logits", lambda ids, session=None: iter([(plan(3, 3, 0, 0)[0], logits)]))
     gids = np.zeros(3, np.int32)
     unknown = engine.decode(gids, np.zeros(3, np.int32))
     assert not unknown[0] & period and unknown[1] & period
