@@ -122,7 +122,7 @@ def _one_number(groups: list[str], plus: bool) -> bool:
 
     >>> [_one_number(g.split(), False) for g in ("555 123 4567", "06 12 34 56 78", "1 200 000", "20 000")]
     [True, True, True, True]
-    >>> [_one_number(g.split(), False) for g in ("10 20 30", "2018 2019 2020", "100 200 300", "1 400", "5 10")]
+    >>> [_one_number(g.split(), False) for g in ("10 20 30", "2018 2019 2020", "100 200 300", "1 400", "1 9 7 0 4")]
     [False, False, False, False, False]
     """
     lengths = [len(g) for g in groups]
@@ -134,7 +134,7 @@ def _one_number(groups: list[str], plus: bool) -> bool:
               and (len(groups) >= 3 or later[0].startswith("0")))
     phone = len(groups) >= 3 and (
         ((plus or groups[0].startswith("0")) and all(2 <= n <= 8 for n in lengths[1:]))
-        or lengths == [3, 3, 4] or any(g.startswith("0") for g in later) and max(lengths) <= 4)
+        or lengths == [3, 3, 4] or any(g.startswith("0") for g in later) and 2 <= min(lengths) <= max(lengths) <= 4)
     return amount or phone
 
 

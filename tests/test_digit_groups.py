@@ -116,6 +116,7 @@ def test_a_number_typed_in_groups_takes_no_mark_between_them(lang, typed, model,
     ("in 2018 2019 2020", "in 2018, 2019, 2020"),  # years
     ("rooms 100 200 300", "rooms 100, 200, 300"),  # round hundreds
     ("from 1 400 on", "from 1, 400 on"),  # two groups, no group of a number
+    ("read 1 9 7 0 4 2 out", "read 1, 9, 7, 0, 4, 2 out"), ("so 120 0 0 120", "so 120, 0, 0, 120"),  # digits read out
     ("at 555 123 4567x", "at 555, 123, 4567x"),  # glued to a letter: a code
     ("pi 3.14 15 92", "pi 3.14, 15, 92"),  # a typed mark ends a run
 ])

@@ -100,6 +100,6 @@ function oneNumber(groups, plus) {
   const phone = groups.length >= 3 && (
     ((plus || groups[0].startsWith("0")) && lengths.slice(1).every((n) => n >= 2 && n <= 8))
     || (lengths.length === 3 && lengths[0] === 3 && lengths[1] === 3 && lengths[2] === 4)
-    || (later.some((g) => g.startsWith("0")) && Math.max(...lengths) <= 4));
+    || (later.some((g) => g.startsWith("0")) && Math.min(...lengths) >= 2 && Math.max(...lengths) <= 4));
   return amount || phone;
 }
