@@ -14,7 +14,8 @@ A number typed in groups with spaces between them is one number too (``typed_gro
 4567", "06 12 34 56 78", "+49 30 1234567") or an amount ("1 200 000", "20 000") takes no mark between its groups,
 where the models read the spaces as word ends ("555, 123, 4567"). A list of numbers stays the models' to mark ("10,
 20, 30", "2018, 2019 and 2020"): only groups a list would not hold make a number (one that starts with 0 or "+", the
-three, three and four digits of a North American number, a later group of three that is no round hundred).
+three, three and four digits of a North American number, a later group of three that is no round hundred; a
+number after another, "2019 20 000", is one).
 
 >>> import numpy as np
 >>> from charrestore import load_pack
@@ -104,8 +105,11 @@ def typed_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np
             if not (e < n and _digit(base[e]) and given[e - 1] & space_bit and not given[e - 1] & pack.mark_bits):
                 break
         closed = e == n or given[e - 1] & (space_bit | pack.mark_bits) or not _joins(base[e])
-        if (closed and _one_number(["".join(base[a:b]) for a, b in groups], plus)
-                and (protected is None or not protected[k:e].any())):
+        forms = ["".join(base[a:b]) for a, b in groups]
+        if not _one_number(forms, plus) and _one_number(forms[1:], False, phone=False):  # "2019 20 000"
+            groups, plus = groups[1:], False
+        if (closed and len(groups) > 1 and _one_number(["".join(base[a:b]) for a, b in groups], plus)
+                and (protected is None or not protected[groups[0][0]:e].any())):
             for a, b in groups[:-1]:
                 cls[a:b] = (cls[a:b] & ~(pack.mark_bits | space_bit)) | (given[a:b] & space_bit)
             a, b = groups[-1]
@@ -116,14 +120,15 @@ def typed_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np
     return cls
 
 
-def _one_number(groups: list[str], plus: bool) -> bool:
+def _one_number(groups: list[str], plus: bool, phone: bool = True) -> bool:
     """Whether digit groups typed with spaces between them are one number (a phone number, an amount in groups of
     three) rather than a list of numbers.
 
     >>> [_one_number(g.split(), False) for g in ("555 123 4567", "06 12 34 56 78", "1 200 000", "20 000")]
     [True, True, True, True]
-    >>> [_one_number(g.split(), False) for g in ("10 20 30", "2018 2019 2020", "100 200 300", "1 400", "1 9 7 0 4")]
-    [False, False, False, False, False]
+    >>> [_one_number(g.split(), False) for g in ("10 20 30", "2018 2019 2020", "100 200 300", "1 400", "1 9 7 0 4",
+    ...                                          "2020 04 01", "100 500 1000")]
+    [False, False, False, False, False, False, False]
     """
     lengths = [len(g) for g in groups]
     if len(groups) < 2 or sum(lengths) > 15:
@@ -132,10 +137,9 @@ def _one_number(groups: list[str], plus: bool) -> bool:
     amount = (lengths[0] <= 3 and groups[0][0] != "0" and all(n == 3 for n in lengths[1:])
               and any(g.startswith("0") or int(g) % 100 for g in later)
               and (len(groups) >= 3 or later[0].startswith("0")))
-    phone = len(groups) >= 3 and (
+    return amount or phone and len(groups) >= 3 and (
         ((plus or groups[0].startswith("0")) and all(2 <= n <= 8 for n in lengths[1:]))
-        or lengths == [3, 3, 4] or any(g.startswith("0") for g in later) and 2 <= min(lengths) <= max(lengths) <= 4)
-    return amount or phone
+        or lengths == [3, 3, 4] and any(int(g) % 10 for g in groups))  # not round: "100 500 1000" is a list
 
 
 def _runs(cls: np.ndarray, k: int, e: int, space_bit: int) -> list[tuple[int, int]]:

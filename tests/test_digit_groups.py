@@ -106,7 +106,8 @@ def grouped(lang: str, typed: str, model: str) -> str:
     ("fr", "au 01 42 68 53 00 merci", "au 01 42, 68. 53 00, merci", "au 01 42 68 53 00, merci"),
     ("de", "unter +49 30 1234567 an", "unter +49, 30, 1234567 an", "unter +49 30 1234567 an"),
     ("es", "costó 1 200 000 euros", "costó 1, 200, 000 euros", "costó 1 200 000 euros"),
-    ("ru", "всего 20 000 рублей", "всего 20, 000 рублей", "всего 20 000 рублей")])
+    ("ru", "всего 20 000 рублей", "всего 20, 000 рублей", "всего 20 000 рублей"),
+    ("es", "en 2019 20 000 millones", "en 2019, 20, 000 millones", "en 2019, 20 000 millones")])  # a year, an amount
 def test_a_number_typed_in_groups_takes_no_mark_between_them(lang, typed, model, want):
     assert grouped(lang, typed, model) == want
 
@@ -117,6 +118,7 @@ def test_a_number_typed_in_groups_takes_no_mark_between_them(lang, typed, model,
     ("rooms 100 200 300", "rooms 100, 200, 300"),  # round hundreds
     ("from 1 400 on", "from 1, 400 on"),  # two groups, no group of a number
     ("read 1 9 7 0 4 2 out", "read 1, 9, 7, 0, 4, 2 out"), ("so 120 0 0 120", "so 120, 0, 0, 120"),  # digits read out
+    ("on 2020 04 01 then", "on 2020, 04, 01 then"),  # a date
     ("at 555 123 4567x", "at 555, 123, 4567x"),  # glued to a letter: a code
     ("pi 3.14 15 92", "pi 3.14, 15, 92"),  # a typed mark ends a run
 ])

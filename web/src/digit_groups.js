@@ -75,14 +75,20 @@ export function typedGroups(base, cls, space, markBits, given, inside = null) {
       if (!(e < n && digit(base[e]) && given[e - 1] & space && !(given[e - 1] & markBits))) break;
     }
     const closed = e === n || Boolean(given[e - 1] & (space | markBits)) || !joins(base[e]);
+    const forms = groups.map(([a, b]) => base.slice(a, b).join(""));
+    let plus2 = plus;
+    if (!oneNumber(forms, plus) && oneNumber(forms.slice(1), false, false)) { // "2019 20 000": a year, an amount
+      groups.shift();
+      plus2 = false;
+    }
     let guarded = false;
-    if (inside) for (let i = k; i < e; i++) guarded ||= Boolean(inside[i]);
-    if (closed && !guarded && oneNumber(groups.map(([a, b]) => base.slice(a, b).join("")), plus)) {
+    if (inside) for (let i = groups[0][0]; i < e; i++) guarded ||= Boolean(inside[i]);
+    if (closed && !guarded && groups.length > 1 && oneNumber(groups.map(([a, b]) => base.slice(a, b).join("")), plus2)) {
       groups.forEach(([a, b], j) => {
         const last = j === groups.length - 1;
         for (let i = a; i < (last ? b - 1 : b); i++) cls[i] = (cls[i] & ~(markBits | space)) | (last ? 0 : given[i] & space);
       });
-      if (plus) cls[k - 1] = (cls[k - 1] & ~(markBits | space)) | given[k - 1]; // "+49": no mark after the sign
+      if (plus2) cls[k - 1] = (cls[k - 1] & ~(markBits | space)) | given[k - 1]; // "+49": no mark after the sign
     }
     k = e;
   }
@@ -90,16 +96,15 @@ export function typedGroups(base, cls, space, markBits, given, inside = null) {
 }
 
 /** Whether digit groups typed with spaces between them are one number rather than a list (_one_number). */
-function oneNumber(groups, plus) {
+function oneNumber(groups, plus, phone = true) {
   const lengths = groups.map((g) => g.length);
   if (groups.length < 2 || lengths.reduce((x, y) => x + y, 0) > 15) return false;
   const later = groups.slice(1);
   const amount = lengths[0] <= 3 && groups[0][0] !== "0" && lengths.slice(1).every((n) => n === 3)
     && later.some((g) => g.startsWith("0") || Number(g) % 100 !== 0)
     && (groups.length >= 3 || later[0].startsWith("0"));
-  const phone = groups.length >= 3 && (
+  return amount || (phone && groups.length >= 3 && (
     ((plus || groups[0].startsWith("0")) && lengths.slice(1).every((n) => n >= 2 && n <= 8))
-    || (lengths.length === 3 && lengths[0] === 3 && lengths[1] === 3 && lengths[2] === 4)
-    || (later.some((g) => g.startsWith("0")) && Math.min(...lengths) >= 2 && Math.max(...lengths) <= 4));
-  return amount || phone;
+    || (lengths.length === 3 && lengths[0] === 3 && lengths[1] === 3 && lengths[2] === 4
+      && groups.some((g) => Number(g) % 10 !== 0)))); // not round: "100 500 1000" is a list
 }
