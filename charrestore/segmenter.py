@@ -27,7 +27,7 @@ import numpy as np
 import regex
 
 from . import codec_fast, fast_viterbi, viterbi
-from .cards import ModelError, load_card
+from .cards import ModelError, card_location, load_card
 from .clusters import inside_graphemes
 from .counts import reach_of
 from .counts import read as read_counts
@@ -384,8 +384,8 @@ def _load(lang: str, root: Path | None, prose: bool = False, name: str = "nb") -
     except PackError:  # no pack of that code is installed
         return seg
     # the pack's plain counts (plain_letters.py), read when a text needs them
-    seg._plain_source = (lang, root, False, pack.models["nb_plain"]) if name == "nb" and "nb_plain" in pack.models \
-        else None
+    plain = pack.models.get("nb_plain") if name == "nb" else None
+    seg._plain_source = (lang, root, False, plain) if plain and card_location(lang, plain, root).is_file() else None
     return seg.elide(pack.elisions).know(pack.spellings)
 
 

@@ -13,7 +13,8 @@ from charrestore.training.char_model import build_char_model  # noqa: E402
 from charrestore.training.runs import WEIGHTS, load_weights, read_state  # noqa: E402
 from charrestore.training.token_model import build_token_model  # noqa: E402
 
-STATES = sorted((Path(__file__).parent.parent / "training_state").iterdir())
+FOLDER = Path(__file__).parent.parent / "training_state"  # none committed while every state is out of the tree
+STATES = sorted(FOLDER.iterdir()) if FOLDER.is_dir() else []
 
 
 def model_of(folder: Path):

@@ -83,8 +83,9 @@ class CharEngine(Engine):
             segmenter = partial(Segmenter.load, pack.code, models_dir, prose=True)
         engine = cls(pack, card, path, options, segmenter)
         engine.models_dir = models_dir
-        if pack.models.get("char_plain"):
-            engine.plain = PlainModel(pack.code, pack.models["char_plain"], models_dir, card["vocab"], options.threads)
+        plain = pack.models.get("char_plain")  # text without diacritics (char_plain.py), where the model ships
+        if plain and card_location(pack.code, plain, models_dir).is_file():
+            engine.plain = PlainModel(pack.code, plain, models_dir, card["vocab"], options.threads)
         proper = pack.models.get("proper")  # capitals a word always has (proper_case.py), where the list ships
         if proper and engine.caps_bit and card_location(pack.code, proper, models_dir).is_file():
             from ..proper_case import ProperCase
