@@ -107,9 +107,8 @@ def typed_groups(base: list[str], cls: np.ndarray, pack: LanguagePack, given: np
         closed = e == n or given[e - 1] & (space_bit | pack.mark_bits) or not _joins(base[e])
         forms = ["".join(base[a:b]) for a, b in groups]
         if not _one_number(forms, plus) and _one_number(forms[1:], False, phone=False):  # "2019 20 000"
-            groups, plus = groups[1:], False
-        if (closed and len(groups) > 1 and _one_number(["".join(base[a:b]) for a, b in groups], plus)
-                and (protected is None or not protected[groups[0][0]:e].any())):
+            groups, forms, plus = groups[1:], forms[1:], False
+        if closed and _one_number(forms, plus) and (protected is None or not protected[groups[0][0]:e].any()):
             for a, b in groups[:-1]:
                 cls[a:b] = (cls[a:b] & ~(pack.mark_bits | space_bit)) | (given[a:b] & space_bit)
             a, b = groups[-1]

@@ -75,20 +75,21 @@ export function typedGroups(base, cls, space, markBits, given, inside = null) {
       if (!(e < n && digit(base[e]) && given[e - 1] & space && !(given[e - 1] & markBits))) break;
     }
     const closed = e === n || Boolean(given[e - 1] & (space | markBits)) || !joins(base[e]);
-    const forms = groups.map(([a, b]) => base.slice(a, b).join(""));
-    let plus2 = plus;
+    let forms = groups.map(([a, b]) => base.slice(a, b).join(""));
+    let signed = plus;
     if (!oneNumber(forms, plus) && oneNumber(forms.slice(1), false, false)) { // "2019 20 000": a year, an amount
       groups.shift();
-      plus2 = false;
+      forms = forms.slice(1);
+      signed = false;
     }
     let guarded = false;
     if (inside) for (let i = groups[0][0]; i < e; i++) guarded ||= Boolean(inside[i]);
-    if (closed && !guarded && groups.length > 1 && oneNumber(groups.map(([a, b]) => base.slice(a, b).join("")), plus2)) {
+    if (closed && !guarded && oneNumber(forms, signed)) {
       groups.forEach(([a, b], j) => {
         const last = j === groups.length - 1;
         for (let i = a; i < (last ? b - 1 : b); i++) cls[i] = (cls[i] & ~(markBits | space)) | (last ? 0 : given[i] & space);
       });
-      if (plus2) cls[k - 1] = (cls[k - 1] & ~(markBits | space)) | given[k - 1]; // "+49": no mark after the sign
+      if (signed) cls[k - 1] = (cls[k - 1] & ~(markBits | space)) | given[k - 1]; // "+49": no mark after the sign
     }
     k = e;
   }
