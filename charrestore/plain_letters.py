@@ -21,8 +21,9 @@ from collections import Counter
 
 import regex
 
-_UNDECOMPOSED = str.maketrans("đĐøØłŁ", "dDoOlL")  # letters with a stroke: no combining mark to take off
-_MARKED = regex.compile(r"(?<=\p{L})\p{Mn}|[đĐøØłŁ]")  # in NFD: a letter's mark (not an emoji's selector)
+_STROKES = "đĐøØłŁ"  # letters with a stroke: no combining mark to take off
+_UNDECOMPOSED = str.maketrans(_STROKES, "dDoOlL")
+_MARKED = regex.compile(rf"(?<=\p{{L}})\p{{Mn}}|[{_STROKES}]")  # in NFD: a letter's mark (not an emoji's selector)
 
 
 def plain(text: str) -> str:

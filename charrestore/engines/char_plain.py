@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import runtime
 from ..cards import ModelError, load_card
-from ..plain_letters import plain
+from ..plain_letters import is_plain
 
 
 class PlainModel:
@@ -24,7 +24,7 @@ class PlainModel:
 
     def __init__(self, lang: str, name: str, models_dir: Path | None, vocab: list[str], threads: int):
         self.lang, self.name, self.models_dir, self.vocab, self.threads = lang, name, models_dir, vocab, threads
-        self.marked = np.array([plain(g) != g for g in vocab], bool)  # a grapheme id with a diacritic
+        self.marked = np.array([not is_plain(g) for g in vocab], bool)  # a grapheme id with a diacritic
         self.letters = np.array([g[:1].isalpha() for g in vocab], bool)
         self._session = None
 
