@@ -55,6 +55,7 @@ class LanguagePack:
     # letters that fewer than one word in 100,000 of the training text exceeds: a longer one in spaced input is
     # run-together text, whose spaces ``--spaces auto`` restores (long_text.runs_together); 0: never
     longest_word: int = 0
+    plain_typing: bool = False  # often typed without diacritics: such text reads plain counts (plain_letters.py)
 
     @property
     def opening_bits(self) -> int:
@@ -204,6 +205,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         scripts=tuple(data.get("scripts", ())),
         elisions=tuple(c.lower() for c in data.get("elisions", ())),
         longest_word=int(data.get("longest_word", 0)),
+        plain_typing=bool(data.get("plain_typing", False)),
     )
 
 

@@ -1,21 +1,19 @@
 """Text typed without its letters' diacritics: "chucmungnammoi" for "chúcmừngnămmới".
 
-Vietnamese is often typed without its tone marks (hashtags, chat, old keyboards). The NB segmenter's counts hold
-the marked words, so a run of plain letters read as unknown words ("#chucmungnammoi" was "chu cm ung nam moi"). A
-pack may ship its counts once more with every word's marks taken off (``nb_plain`` in its ``[models]``, built by
-``scripts/build_plain_counts.py``): words that differ only in their marks become one word, their counts summed. The
-segmenter reads a text whose letters carry no mark with those counts (``Segmenter.cuts``), and any other text with
-its own.
+Vietnamese is often typed without its tone marks (hashtags, chat, old keyboards), and Spanish, French and German
+chat often without accents ("que haces manana"). The NB segmenter's counts hold the marked words, so a run of plain
+letters read as unknown words ("#chucmungnammoi" was "chu cm ung nam moi"). A pack whose ``plain_typing`` is true
+reads a text whose letters carry no mark with its counts made plain (``Segmenter.plain_for``; ``made_plain``, derived
+when such a text first comes, so no file ships): words that differ only in their marks become one word, their
+counts summed. Any other text reads the counts as they are.
 
 >>> plain("Chúc mừng năm mới, Đà Nẵng"), is_plain("chuc mung nam moi 😀"), is_plain("chúc")
 ('Chuc mung nam moi, Da Nang', True, False)
->>> words, counts, contexts = plain_counts(["má", "ma", "mà", "ơi"], [5.0, 3.0, 1.0, 2.0], {"má": "ơi 2", "mà": "ơi 1"})
->>> words, counts, contexts
-(['ma', 'oi'], [9.0, 2.0], {'ma': 'oi 3.0'})
 """
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections import Counter
 
@@ -37,19 +35,65 @@ def is_plain(text: str) -> bool:
     return _MARKED.search(unicodedata.normalize("NFD", text)) is None
 
 
-def plain_counts(words: list[str], counts, contexts: dict[str, str]) -> tuple[list[str], list[float], dict[str, str]]:
-    """NB counts (``counts.read``'s parts) with every word made plain: the counts of the words and of the pairs that
-    become one summed, the words most frequent first."""
-    uni: Counter = Counter()
-    for word, count in zip(words, counts):
-        uni[plain(word)] += float(count)
-    pairs: dict[str, Counter] = {}
-    for prev, raw in contexts.items():
-        table = pairs.setdefault(plain(prev), Counter())
-        items = raw.split(" ")
-        for word, count in zip(items[0::2], items[1::2]):
-            table[plain(word)] += float(count)
-    ranked = sorted(uni.items(), key=lambda item: (-item[1], item[0]))
-    return ([w for w, _ in ranked], [c for _, c in ranked],
-            {prev: " ".join(f"{w} {c!r}" for w, c in sorted(table.items(), key=lambda item: (-item[1], item[0])))
-             for prev, table in pairs.items() if table})
+def plain_table(words: list[str]) -> dict[int, str]:
+    """``str.translate``'s table that makes the NFC ``words`` plain, one letter for one: as ``plain`` (but for a
+    mark after a sign that is no letter, in the words of other scripts), and far faster over a vocabulary."""
+    table = {ord(c): "" if unicodedata.category(c) == "Mn" else plain(c) for c in set("".join(words))}
+    return {k: v for k, v in table.items() if v != chr(k)}
+
+
+def _made(words: list[str], table: dict[int, str]):
+    """(word, its plain form) for each of ``words`` that has another; one ``translate`` for all."""
+    return [(w, f) for w, f in zip(words, "\n".join(words).translate(table).split("\n")) if f != w]
+
+
+class PlainContexts:
+    """A segmenter's raw pairs (context word -> "word count ..."), made plain as the decoder meets each context
+    word: the pairs of every word that becomes it, their counts summed. ``items`` (the C decoder's tables) makes
+    them all."""
+
+    def __init__(self, raw: dict[str, str], table: dict[int, str], marked: list[str]):
+        self._raw, self._table, self._made = raw, table, {}
+        self._variants = {key: [key] for key in raw}
+        for key, form in _made(marked, table):
+            self._variants.setdefault(form, []).append(key)
+            self._variants[key].remove(key)
+
+    def get(self, prev: str, default=None):
+        made = self._made.get(prev)
+        if made is None and (keys := self._variants.get(prev)):
+            if len(keys) == 1 and self._raw[keys[0]].isascii():
+                made = self._raw[keys[0]]
+            else:
+                merged: Counter = Counter()
+                for key in keys:
+                    items = self._raw[key].translate(self._table).split(" ")
+                    for word, count in zip(items[0::2], items[1::2]):
+                        merged[word] += float(count)
+                made = " ".join(f"{w} {c!r}" for w, c in merged.items())
+            self._made[prev] = made
+        return default if made is None else made
+
+    def items(self):
+        return ((prev, self.get(prev)) for prev, keys in self._variants.items() if keys)
+
+
+def made_plain(uni: dict[str, float], contexts: dict[str, str], reach: dict[str, int]):
+    """A segmenter's counts made plain: log10 P per word (the P of the words that become one summed), the raw pairs
+    (``PlainContexts``) and the ``reach`` table (last three letters -> longest word ending in them).
+
+    >>> uni, pairs, reach = made_plain({"má": -1.0, "ma": -1.0, "ơi": -2.0}, {"má": "ơi 2", "mà": "ơi 1"}, {})
+    >>> {w: round(p, 3) for w, p in uni.items()}, pairs.get("ma"), pairs.get("má")
+    ({'ma': -0.699, 'oi': -2.0}, 'oi 3.0', None)
+    """
+    words, keys = [w for w in uni if not w.isascii()], [k for k in contexts if not k.isascii()]
+    table = plain_table(words + keys)
+    out = dict(uni)
+    for word, form in _made(words, table):
+        logp, had = out.pop(word), out.get(form)
+        out[form] = logp if had is None else math.log10(10.0 ** had + 10.0 ** logp)
+    made_reach: dict[str, int] = {}
+    for key, length in reach.items():
+        key = key.translate(table)
+        made_reach[key] = max(made_reach.get(key, 2), length)
+    return out, PlainContexts(contexts, table, keys), made_reach

@@ -27,12 +27,12 @@ import numpy as np
 import regex
 
 from . import codec_fast, fast_viterbi, viterbi
-from .cards import ModelError, card_location, load_card
+from .cards import ModelError, load_card
 from .clusters import inside_graphemes
 from .counts import reach_of
 from .counts import read as read_counts
 from .packs import PackError, load_pack
-from .plain_letters import is_plain
+from .plain_letters import is_plain, made_plain
 from .quote_apostrophes import FREQUENT, ApostropheWords, apostrophe_words, split_runs
 from .viterbi import START
 
@@ -82,21 +82,20 @@ class Lattice(NamedTuple):
 class Segmenter:
     """Unigram+bigram word model with Norvig-style backoff and an unknown-word penalty growing with length.
 
-    ``P(w | prev) = c(prev w) / c(prev)`` when the pair was seen, else ``P(w) = c(w) / N``; a word never
-    seen scores ``λ / (N · λ^len(w))`` (Norvig's constant 10 made the tunable ``smoothing`` λ).
-    ``L`` is the longest word considered, in characters. ``camel`` and ``digits`` weigh the evidence of
-    a case change (``followFriday``, ``NASAMission``) or a letter/digit change (``iphone6``): a bonus in
-    log10 units for a boundary there, ``math.inf`` to force one, 0 to ignore it. ``caps`` is the bonus
-    for a boundary between two capitals (``NATA``: acronyms rarely split; ``-math.inf`` forbids it).
+    ``P(w | prev) = c(prev w) / c(prev)`` when the pair was seen, else ``P(w) = c(w) / N``; a word never seen scores
+    ``λ / (N · λ^len(w))`` (Norvig's constant 10 made the tunable ``smoothing`` λ). ``L`` is the longest word
+    considered, in characters. ``camel`` and ``digits`` weigh the evidence of a case change (``followFriday``,
+    ``NASAMission``) or a letter/digit change (``iphone6``): a bonus in log10 units for a boundary there, ``math.inf``
+    to force one, 0 to ignore it. ``caps`` is the bonus for a boundary between two capitals (``NATA``: acronyms
+    rarely split; ``-math.inf`` forbids it).
     ``given_space`` and ``given_join`` correct the spacing of spaced text (``cuts(..., spaced=...)``): a cut gains
     the one where the text had a space and pays the other where it had none (log10 units; 0: spaces ignored).
     """
     given_space = given_join = 0.0
     _elided = None  # where a word may start after an elided clitic (``elide``)
 
-    def __init__(self, unigrams: dict[str, float], bigrams: dict[str, float], total: float | None = None,
-                 L: int = 20, smoothing: float = 10.0, camel: float = HARD, digits: float = HARD,
-                 caps: float = 0.0):
+    def __init__(self, unigrams: dict[str, float], bigrams: dict[str, float], total: float | None = None, L: int = 20,
+                 smoothing: float = 10.0, camel: float = HARD, digits: float = HARD, caps: float = 0.0):
         self.total = float(total or sum(unigrams.values()))
         grouped: dict[str, list[str]] = {}
         for pair, c in bigrams.items():
@@ -253,11 +252,16 @@ class Segmenter:
         return sorted(set(out).union(k for k, v in rules.items() if v == 2)) if rules else out
 
     def plain_for(self, text: str) -> Segmenter | None:
-        """The segmenter of the pack's plain counts, for a ``text`` whose letters carry no mark (plain_letters.py)."""
-        if not (self.__dict__.get("_plain_source") and is_plain(text) and regex.search(r"\p{L}", text)):
+        """This segmenter with its counts made plain (plain_letters.py; derived once, shared by the configured
+        copies), for a ``text`` whose letters carry no mark, where the pack's ``plain_typing`` asks for it."""
+        shared = self.__dict__.get("_plain_parts")
+        if shared is None or not is_plain(text) or not regex.search(r"\p{L}", text):
             return None
         if "_plain" not in self.__dict__:
-            self._plain = _load(*self._plain_source).configured(**{p: getattr(self, p) for p in PARAMS})
+            shared.extend(() if shared else made_plain(self._uni, self._raw_contexts, self._reach()))
+            plain = self._plain = self.configured()
+            plain._uni, plain._raw_contexts, plain._reach_table = shared
+            plain._contexts, plain._plain_parts, plain.__dict__["_fast_tables"] = {}, None, None
         return self._plain
 
     def _cuts(self, text: str, rules: dict[int, int] | None = None, given: np.ndarray | None = None,
@@ -353,8 +357,7 @@ class Segmenter:
         return found
 
     def _reach(self) -> dict[str, int]:
-        """Last three letters -> length of the longest seen word ending in them (from the counts file, or built
-        on first use)."""
+        """Last three letters -> length of the longest seen word ending in them (the counts file's, or built)."""
         reach = self.__dict__.get("_reach_table")
         if reach is None:
             reach = self._reach_table = reach_of(list(self._uni))
@@ -362,10 +365,10 @@ class Segmenter:
 
 
 @lru_cache(maxsize=8)
-def _load(lang: str, root: Path | None, prose: bool = False, name: str = "nb") -> Segmenter:
+def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
     if prose:  # the same counts, shared, with the card's prose_params where it has them (the card is read once)
         return (general := _load(lang, root, False)).configured(**general.prose_params)
-    card, path = load_card(lang, name, root)
+    card, path = load_card(lang, "nb", root)
     try:
         words, counts, contexts, reach = read_counts(path)
         params = card.get("params", {})
@@ -383,9 +386,7 @@ def _load(lang: str, root: Path | None, prose: bool = False, name: str = "nb") -
         pack = load_pack(lang)
     except PackError:  # no pack of that code is installed
         return seg
-    # the pack's plain counts (plain_letters.py), read when a text needs them
-    plain = pack.models.get("nb_plain") if name == "nb" else None
-    seg._plain_source = (lang, root, False, plain) if plain and card_location(lang, plain, root).is_file() else None
+    seg._plain_parts = [] if pack.plain_typing else None  # the counts made plain (plain_for), when a text needs them
     return seg.elide(pack.elisions).know(pack.spellings)
 
 

@@ -100,11 +100,12 @@ PACK_FIELDS = {"code": "str", "name": "str", "cased": "bool", "normalization": "
                "map_before_lower": "map", "map_after_sentence_end": "map", "models": "map",
                "opening_marks": "list", "pairs": "map", "space_before": "map", "abbreviations": "list",
                "abbreviation_forms": "list", "spellings": "list", "scripts": "list", "units": "list", "joining_units": "list",
-               "thousands": "str", "capital_after": "list", "elisions": "list", "longest_word": "int"}
+               "thousands": "str", "capital_after": "list", "elisions": "list", "longest_word": "int",
+               "plain_typing": "bool"}
 NORMALIZATIONS = ("NFC", "NFD", "NFKC", "NFKD")
-# the char and token models, the NB counts (char_plain and nb_plain: the same for text without diacritics,
-# plain_letters.py), apostrophes, proper forms
-MODEL_KINDS = ("char", "char_plain", "token", "nb", "nb_plain", "apostrophes", "proper")
+# the char and token models (char_plain: the char model of text without diacritics, engines/char_plain.py), the NB
+# counts, apostrophes, proper forms
+MODEL_KINDS = ("char", "char_plain", "token", "nb", "apostrophes", "proper")
 
 
 def check_pack(data: dict) -> None:

@@ -1,17 +1,19 @@
-"""Text typed without its diacritics ("chucmungnammoi"): the NB segmenter reads it with the pack's plain counts
-(charrestore/plain_letters.py, models/vi/nb_plain.*); text with its diacritics reads as before."""
+"""Text typed without its diacritics ("chucmungnammoi", "que haces manana"): the NB segmenter reads it with the
+pack's counts made plain (charrestore/plain_letters.py); text with its diacritics reads as before."""
 
+import math
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
-from charrestore.counts import read
-from charrestore.plain_letters import is_plain, plain, plain_counts
+from charrestore.plain_letters import is_plain, made_plain, plain
 from charrestore.segmenter import Segmenter
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,21 +28,27 @@ def test_plain_text_is_plain_and_stays_so(text):
 
 
 def test_words_that_differ_only_in_their_marks_become_one():
-    words, counts, contexts = plain_counts(["năm", "nam", "nằm", "mới"], [6, 3, 1, 2], {"năm": "mới 4", "nằm": "mới 1"})
-    assert words == ["nam", "moi"] and counts == [10.0, 2.0] and contexts == {"nam": "moi 5.0"}
+    uni = {"năm": math.log10(0.6), "nam": math.log10(0.3), "nằm": math.log10(0.1), "mới": -1.0, "ok": -2.0}
+    made, pairs, reach = made_plain(uni, {"năm": "mới 4", "nằm": "mới 1", "ok": "nam 2"}, {"năm": 3, "mới": 3})
+    assert made.keys() == {"nam", "moi", "ok"} and math.isclose(made["nam"], 0.0, abs_tol=1e-12)
+    assert made["moi"] == -1.0 and made["ok"] == -2.0  # a plain word keeps its P
+    assert pairs.get("nam") == "moi 5.0" and pairs.get("năm") is None and pairs.get("ok") == "nam 2"
+    assert dict(pairs.items()) == {"nam": "moi 5.0", "ok": "nam 2"} and reach == {"nam": 3, "moi": 3}
 
 
-def test_the_shipped_plain_counts_are_the_nb_counts_made_plain(tmp_path):
-    """models/vi/nb_plain.counts is what scripts/build_plain_counts.py makes of models/vi/nb.counts."""
-    folder = tmp_path / "vi"
-    folder.mkdir()
-    for name in ("nb.json", "nb.counts"):
-        (folder / name).write_bytes((ROOT / "models" / "vi" / name).read_bytes())
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "build_plain_counts.py"), "--lang", "vi", "--models",
-                    str(tmp_path)], check=True, capture_output=True)
-    assert (folder / "nb_plain.counts").read_bytes() == (ROOT / "models" / "vi" / "nb_plain.counts").read_bytes()
-    words, _, _, _ = read(ROOT / "models" / "vi" / "nb_plain.counts")
-    assert "chuc" in words and all(is_plain(w) for w in words)
+@pytest.mark.parametrize("lang", ["vi", "es", "fr"])
+def test_the_counts_are_made_plain_as_plain_makes_each_word(lang):
+    """``made_plain``'s one-letter-for-one table makes each word of the shipped counts what ``plain`` makes of it
+    (the words of other scripts aside, whose marks may follow a sign that is no letter)."""
+    seg = Segmenter.load(lang)
+    made, pairs, _ = made_plain(seg._uni, seg._raw_contexts, seg._reach())
+    latin = regex.compile(r"[\p{Latin}\p{M}'’-]+")
+    assert {plain(w) for w in seg._uni if latin.fullmatch(w)} <= made.keys()
+    assert all(is_plain(w) for w in made if latin.fullmatch(w))
+    mass = sum(10 ** p for p in seg._uni.values())
+    assert math.isclose(sum(10 ** p for p in made.values()), mass, rel_tol=1e-9)  # no count lost or made
+    prev = next(k for k in seg._raw_contexts if not is_plain(k))
+    assert pairs.get(prev) is None and pairs.get(plain(prev))
 
 
 def test_plain_text_is_segmented_with_the_plain_counts():
@@ -50,9 +58,12 @@ def test_plain_text_is_segmented_with_the_plain_counts():
     assert seg.plain_for("chúcmừngnămmới") is None and seg.plain_for("12345") is None
     assert seg.segment("chúcmừngnămmới") == "chúc mừng năm mới"  # marked text reads its own counts
     without = seg.configured()
-    without._plain_source = None
+    without._plain_parts = None
     assert without.segment("chucmungnammoi") != "chuc mung nam moi"  # what the marked counts made of it
-    assert Segmenter.load("en").plain_for("hello") is None  # a pack without plain counts
+    assert Segmenter.load("en").plain_for("hello") is None  # a pack not typed plain
+    es = Segmenter.load("es")
+    assert es.segment("quehacesmananaenelcampo") == "que haces manana en el campo"
+    assert es.configured(L=12).plain_for("manana")._uni is es.plain_for("manana")._uni  # derived once
 
 
 def test_fix_hashtags_and_segment_read_plain_vietnamese():

@@ -205,8 +205,8 @@ def page_langs() -> list[str]:
 
 
 def test_the_page_reads_text_typed_without_diacritics_as_python_does(browser_page):
-    """vi typed without its tone marks is segmented with the pack's plain counts, enforced (plain_letters.js), and
-    marked text as before."""
+    """vi typed without its tone marks, and es without its accents, are segmented with the packs' counts made plain
+    (plain_letters.js), and marked text as before."""
     page, _, _, errors = browser_page
     items = [("homnaytroidepquatoididuvoibanbe", "auto"), ("#chucmungnammoi", "auto"), ("hômnaytrờiđẹpquá", "auto"),
              ("toi la sinhvien daihoc bachkhoa", "restore")]
@@ -214,6 +214,9 @@ def test_the_page_reads_text_typed_without_diacritics_as_python_does(browser_pag
     got = web_restore(page, items, "vi")
     assert got == [python[m](text) for text, m in items]
     assert "troi dep qua" in got[0].lower() and got[1] == "#ChucMungNamMoi"
+    items = [("quehacesmananaenelcampo", "auto"), ("#felizcumpleanosamigo", "auto"), ("elniñoqueríajugar", "auto")]
+    es = Restorer(lang="es", engine="char", spaces="auto")  # es counts made plain in the page too
+    assert web_restore(page, items, "es") == [es(text) for text, _ in items]
     assert errors == []
 
 

@@ -68,15 +68,12 @@ export class Restorer {
     const model = await CharModel.fromBytes(bytes, pack.nClasses);
     let nb = null; // the NB segmenter: spaces of unspaced input (the card's nb_spaces) and hashtag words
     if (pack.models.nb) {
-      const counts = async (name) => { // a segmenter of the pack's counts (nb, or nb_plain: plain_letters.js)
-        const url = new URL(`${name}.json`, beside);
-        const nbCard = JSON.parse(await fetchText(url));
-        return (await Segmenter.fromBytes(await checked(new URL(nbCard.file, url), nbCard.sha256), nbCard))
-          .elide(pack.elisions).know(pack.spellings);
-      };
       nb = once(async () => {
-        const seg = await counts(pack.models.nb);
-        if (pack.models.nb_plain) seg.plainBase = await counts(pack.models.nb_plain);
+        const url = new URL(`${pack.models.nb}.json`, beside);
+        const nbCard = JSON.parse(await fetchText(url));
+        const seg = (await Segmenter.fromBytes(await checked(new URL(nbCard.file, url), nbCard.sha256), nbCard))
+          .elide(pack.elisions).know(pack.spellings);
+        seg.plainParts = pack.plainTyping ? [] : null; // the counts made plain, when a text needs them (plain_letters.js)
         return seg;
       });
     }

@@ -7,7 +7,7 @@
 
 import { graphemes, isDigits, isSpace } from "./clusters.js";
 import { readCounts } from "./counts.js";
-import { isPlain } from "./plain_letters.js";
+import { isPlain, madePlain } from "./plain_letters.js";
 import { FREQUENT, apostropheWords, splitRuns } from "./quote_apostrophes.js";
 
 const START = "<s>";
@@ -112,11 +112,19 @@ export class Segmenter {
     return other;
   }
 
-  /** The segmenter of the pack's plain counts (``plainBase``, set by the restorer) with these parameters, for a
-   * ``text`` whose letters carry no mark; else null (segmenter.py ``plain_for``). */
+  /** This segmenter with its counts made plain (derived once, shared by the configured copies), for a ``text``
+   * whose letters carry no mark, where the pack's ``plain_typing`` asks (``plainParts``, set by the restorer); else
+   * null (segmenter.py ``plain_for``). */
   plainFor(text) {
-    if (!this.plainBase || !isPlain(text) || !/\p{L}/u.test(text)) return null;
-    this.plain ??= this.plainBase.configured(this.params);
+    if (!this.plainParts || !isPlain(text) || !/\p{L}/u.test(text)) return null;
+    if (!this.plain) {
+      if (!this.plainParts.length) this.plainParts.push(...madePlain(this.uni, this.rawContexts, this.reach));
+      const plain = this.configured({});
+      [plain.uni, plain.rawContexts, plain.reach] = this.plainParts;
+      plain.contexts = new Map();
+      plain.plainParts = null;
+      this.plain = plain;
+    }
     return this.plain;
   }
 
