@@ -261,7 +261,7 @@ class Segmenter:
             shared.extend(() if shared else made_plain(self._uni, self._raw_contexts, self._reach()))
             plain = self._plain = self.configured()
             plain._uni, plain._raw_contexts, plain._reach_table = shared
-            plain._contexts, plain._plain_parts, plain.__dict__["_fast_tables"] = {}, None, None
+            plain.__dict__.update(_contexts={}, _plain_parts=None, _fast_tables=None, _apostrophes=None)
         return self._plain
 
     def _cuts(self, text: str, rules: dict[int, int] | None = None, given: np.ndarray | None = None,

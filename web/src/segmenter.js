@@ -123,6 +123,7 @@ export class Segmenter {
       [plain.uni, plain.rawContexts, plain.reach] = this.plainParts;
       plain.contexts = new Map();
       plain.plainParts = null;
+      plain.apostrophes = null; // the apostrophe words of the plain counts ("l'ete"), found when first needed
       this.plain = plain;
     }
     return this.plain;
