@@ -92,8 +92,8 @@ def made_plain(uni: dict[str, float], contexts: dict[str, str], reach: dict[str,
     for word, form in _made(words, table):
         logp, had = out.pop(word), out.get(form)
         out[form] = logp if had is None else math.log10(10.0 ** had + 10.0 ** logp)
-    made_reach: dict[str, int] = {}
-    for key, length in reach.items():
-        key = key.translate(table)
-        made_reach[key] = max(made_reach.get(key, 2), length)
+    made_reach = dict(reach)
+    for key, form in _made(list(reach), table):
+        length = made_reach.pop(key)
+        made_reach[form] = max(made_reach.get(form, 2), length)
     return out, PlainContexts(contexts, table, keys), made_reach

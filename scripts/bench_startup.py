@@ -2,8 +2,9 @@
 
 For every shipped pack whose model is installed (or ``--langs``) and engine (the pack's default, then each other
 engine it has models for), a fresh ``python -m charrestore fix --lang L [--engine E] TEXT`` is timed end to end, on
-an unspaced line and on the same line spaced (the second never needs the NB segmenter's counts); and the CLI's
-default, ``fix TEXT`` without ``--lang`` (English unless another pack is clearly more likely: the language
+an unspaced line and on the same line spaced (the second never needs the NB segmenter's counts), for a pack typed
+without diacritics (``plain_typing``) also on the unspaced line without them (its counts made plain first); and the
+CLI's default, ``fix TEXT`` without ``--lang`` (English unless another pack is clearly more likely: the language
 detector's cost), on en's unspaced line. The line is the start of the pack's fixture text
 (``tests/fixtures/text/<lang>.txt``), lower-cased and without marks. Per row: the median wall time of ``--runs``
 processes, the median peak memory (VmHWM, from ``os.wait4``), and, from one more process that times itself, what the
@@ -32,6 +33,7 @@ from charrestore import load_pack
 from charrestore.auto import DEFAULT_LANG
 from charrestore.codec import parse, render
 from charrestore.packs import available_packs
+from charrestore.plain_letters import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 NEUTRAL = tempfile.mkdtemp()  # the processes' working folder: `python -m` would import a checkout found in the cwd
@@ -80,6 +82,8 @@ def rows_to_run(langs: list[str]) -> list[tuple[str, str, str, str]]:
         unspaced, spaced = sample(lang)
         for engine in engines:
             rows.append((lang, engine, "unspaced", unspaced))
+            if pack.plain_typing and plain(unspaced) != unspaced:  # the NB counts made plain on the way
+                rows.append((lang, engine, "unspaced, no diacritics", plain(unspaced)))
             if pack.bit("SPACE"):
                 rows.append((lang, engine, "spaced", spaced))
     return rows

@@ -16,8 +16,9 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
 - es, fr: by the Hunspell dictionary of the language (Debian's hunspell-es, hunspell-fr-classical; MPL-2.0), read
   with spylls. A stem that the dictionary writes with capitals ("Acapulco", "ONU", "McDonald") and never in small
   letters, whose small-letter spelling the dictionary does not accept either (no inflected common word: "Abejas",
-  "abre"), and which the pack's training text writes in small letters at most a tenth as often as with capitals
-  inside a sentence (a name that is also a word there: "Lorraine", "Maria").
+  "abre"), which is no more frequent common word typed without its accents ("ca" is "ça", not "CA"), and which
+  the pack's training text writes in small letters at most a tenth as often as with capitals inside a sentence (a
+  name that is also a word there: "Lorraine", "Maria").
 - de: German writes every noun with a capital, so a word that the Hunspell dictionary (Debian's hunspell-de-de)
   accepts with its first letter a capital ("Wasser", "Richtungen", "München", any inflected form) and not in small
   letters takes that capital, unless the training text writes it in small letters more than a tenth as often as
@@ -198,13 +199,18 @@ def hunspell_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict
     """The cased forms of the es/fr route (module docstring), most frequent first, and what was counted."""
     dictionary = hunspell(lang, work)
     cased = cased_stems(dictionary)
-    seen = {"cased_stems": len(cased), "frequent": 0, "not_a_small_word": 0}
+    seen = {"cased_stems": len(cased), "frequent": 0, "not_a_small_word": 0, "typed_bare": 0}
     candidates = []
-    for word in frequent(lang, n_words):
+    frequent_words = frequent(lang, n_words)
+    bare = typed_bare(frequent_words, cased)
+    for word in frequent_words:
         form = cased.get(word)
         if form is None:
             continue
         seen["frequent"] += 1
+        if word in bare:  # "ca" is "ça" typed without its cedilla, not "CA"
+            seen["typed_bare"] += 1
+            continue
         if not form.isupper() and dictionary.lookup(word):
             continue
         seen["not_a_small_word"] += 1
@@ -222,6 +228,14 @@ def noun_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict]:
                   and dictionary.lookup(form)]
     forms = rarely_small(lang, candidates)
     return forms, {"capital_only": len(candidates), "kept": len(forms)}
+
+
+def typed_bare(words: list[str], names) -> set[str]:
+    """The words of a frequency list (most frequent first) that are a more frequent common word of it (none of
+    ``names``) typed without its accents: "ca" ("ça"), "unico" ("único"), "ecole" ("école"); not "africa"
+    ("áfrica" is a name: typed so, it is still "Africa")."""
+    rank = {w: k for k, w in enumerate(words)}
+    return {bare for k, w in enumerate(words) if (bare := fold(w)) != w and rank.get(bare, -1) > k and w not in names}
 
 
 def rarely_small(lang: str, forms: list[str]) -> list[str]:
@@ -291,8 +305,8 @@ def english_forms(n_words: int, work: Path, least: int, share: float) -> tuple[l
 
 
 STEMS_RULE = ("a word of the list that the Hunspell dictionary has only as a stem with capitals and does not accept in "
-              "small letters, written in small letters in the training text at most 0.1 times as often as with "
-              "capitals inside a sentence")
+              "small letters, no more frequent common word of the list without its accents, written in small "
+              "letters in the training text at most 0.1 times as often as with capitals inside a sentence")
 NOUNS_RULE = ("a word of the list that the Hunspell dictionary accepts with a capital first letter and not in small "
               "letters (German nouns and names), written in small letters in the training text at most 0.1 times as "
               "often as with capitals inside a sentence, takes that capital")

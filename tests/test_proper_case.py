@@ -241,12 +241,15 @@ def test_the_shipped_english_char_engine_writes_acronyms_and_no_mixed_case_of_it
 
 @pytest.mark.parametrize("lang, text, names, words", [
     ("es", "obama y torvalds es lo unico que sé", {"Obama", "Torvalds"}, {"unico"}),
+    ("es", "obama come azucar en la estacion", {"Obama"}, {"azucar", "estacion"}),
     ("fr", "obama et torvalds à l'ecole", {"Obama", "Torvalds"}, {"l'ecole"}),
+    ("fr", "obama dit ca va tres bien grace a torvalds", {"Obama", "Torvalds"}, {"ca", "grace"}),
     ("de", "obama und torvalds ich weiss es", {"Obama", "Torvalds"}, {"weiss"})])
 def test_the_shipped_lists_write_the_names_english_capitalizes_but_no_word_without_its_accents(lang, text, names,
                                                                                                  words):
     """es, fr and de take the names of news from English ("Obama"), but not a word typed without its accents or
-    with "ss" for "ß", which English may hold as a name ("unico", "ecole", "weiss")."""
+    with "ss" for "ß", which English or the dictionary may hold as a name ("unico", "ecole", "weiss", "ca" for
+    "ça": not "CA", "azucar")."""
     if not (models_dir() / lang / "proper.json").is_file():
         pytest.skip(f"no shipped {lang} list of proper forms")
     proper = ProperCase.load(lang)

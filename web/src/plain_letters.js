@@ -57,7 +57,9 @@ class PlainContexts {
         const merged = new Map();
         for (const key of keys) {
           const items = translate(this.raw.get(key), this.table).split(" ");
-          for (let k = 0; k + 1 < items.length; k += 2) merged.set(items[k], (merged.get(items[k]) ?? 0) + Number(items[k + 1]));
+          for (let k = 0; k + 1 < items.length; k += 2) {
+            merged.set(items[k], (merged.get(items[k]) ?? 0) + Number(items[k + 1]));
+          }
         }
         made = [...merged].map(([w, c]) => `${w} ${c}`).join(" ");
       }
