@@ -53,14 +53,14 @@ class PlainContexts:
     them all."""
 
     def __init__(self, raw: dict[str, str], table: dict[int, str], marked: list[str]):
-        self._raw, self._table, self._made = raw, table, {}
+        self._raw, self._table, self._merged = raw, table, {}
         self._variants = {key: [key] for key in raw}
         for key, form in _made(marked, table):
             self._variants.setdefault(form, []).append(key)
             self._variants[key].remove(key)
 
     def get(self, prev: str, default=None):
-        made = self._made.get(prev)
+        made = self._merged.get(prev)
         if made is None and (keys := self._variants.get(prev)):
             if len(keys) == 1 and self._raw[keys[0]].isascii():
                 made = self._raw[keys[0]]
@@ -71,7 +71,7 @@ class PlainContexts:
                     for word, count in zip(items[0::2], items[1::2]):
                         merged[word] += float(count)
                 made = " ".join(f"{w} {c!r}" for w, c in merged.items())
-            self._made[prev] = made
+            self._merged[prev] = made
         return default if made is None else made
 
     def items(self):
