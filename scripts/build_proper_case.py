@@ -38,8 +38,7 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
   token card's ``proper`` list ("google", "twitter") and the cased stems of Debian's hunspell-en-us ("nasa",
   "bbc"), unless the es or fr dictionary accepts them ("que", "les"). es, fr and de add the names of news
   ("obama", "biden"): hunspell-en-us's stems with a capital first letter that the token card's ``proper`` list
-  holds too, unless the language's dictionary accepts them, with "ss" as "ß" too ("weiss"), or they are a
-  frequent word without its accents ("unico", "ecole").
+  holds too, unless the language's dictionary accepts them, with "ss" as "ß" too ("weiss").
 - every pack: the words that its char model's training text writes in mixed case ("AfD", "BAföG", "VinaPhone",
   "XIXe"), often and nearly always so, unless they are two words a typist ran together ("delEstado"). The model
   learned these spellings; the runtime lowers the mixed case of a word the list lacks ("миниСтр"). Such a spelling
@@ -257,7 +256,6 @@ def brand_forms(lang: str, n_words: int, work: Path, taken: list[str]) -> tuple[
     words_of = [hunspell(other, work) for other in WORDS_OF[lang]]
     small, inside = training_case(lang) if lang in TRAINING else ({}, {})
     frequent_words = frequent(lang, n_words)
-    bare = {fold(w) for w in frequent_words} - set(frequent_words)  # "unico" is "único", "ecole" "école"
     forms, seen = [], {"brands": 0, "latin_names": 0, "english_names": 0}
     for word in frequent_words:
         if word in have or len(word) < 3 or not word.isascii() or not word.isalpha():
@@ -268,8 +266,8 @@ def brand_forms(lang: str, n_words: int, work: Path, taken: list[str]) -> tuple[
         if any(dictionary.lookup(word) for dictionary in words_of):
             continue
         kind = "brands" if word in spelled else "latin_names" if lang == "ru" else "english_names"
-        # wordfreq writes German's "ß" as "ss" ("weiss" is "weiß"), and informal text drops accents
-        if kind == "english_names" and (word in bare or any(d.lookup(word.replace("ss", "ß")) for d in words_of)):
+        # wordfreq writes German's "ß" as "ss" ("weiss" is "weiß")
+        if kind == "english_names" and any(d.lookup(word.replace("ss", "ß")) for d in words_of):
             continue
         forms.append(form)
         seen[kind] += 1
@@ -374,8 +372,8 @@ def main() -> None:
                      + (", else one of three letters or more that hunspell-en-us has only as a stem with capitals, "
                         "or that the en token card's proper list holds, its capitals" if lang == "ru" else "")
                      + (", else one that hunspell-en-us has as a stem with a capital first letter and the en token "
-                        "card's proper list holds, its capital, unless it is a frequent word without its accents or "
-                        "the dictionary accepts it with ss as ß" if lang in NAMES_FROM_ENGLISH else "")
+                        "card's proper list holds, its capital, unless the dictionary accepts it with ss as ß"
+                        if lang in NAMES_FROM_ENGLISH else "")
                      + "".join(f", unless hunspell {other} accepts it in small letters" for other in WORDS_OF[lang])
                      + (" or the training text writes it in small letters more than 0.1 times as often as "
                         "with capitals inside a sentence" if lang in TRAINING else ""))

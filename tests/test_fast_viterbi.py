@@ -9,10 +9,12 @@ import random
 from pathlib import Path
 
 import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from charrestore import fast_viterbi
+from charrestore.plain_letters import plain
 from charrestore.segmenter import HARD, START, Segmenter
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,6 +78,20 @@ def test_c_and_python_agree_on_the_shipped_model_and_long_text():
         c, p = both(seg, despaced[start:start + length])
         assert c == p
     assert len(despaced) >= fast_viterbi.MIN_CHARS and len(seg.cuts(despaced)) > len(despaced) / 12
+
+
+def test_c_and_python_agree_on_the_counts_made_plain():
+    """Text typed without diacritics reads the counts made plain (plain_letters.py): the C loop builds its tables from
+    every merged context, the Python loop merges them as it meets them."""
+    seg = Segmenter.load("es")
+    words = random.Random(7).choices(list(seg._uni), k=1500)
+    text = (ROOT / "tests" / "fixtures" / "text" / "es.txt").read_text(encoding="utf-8").lower() + " ".join(words)
+    despaced = "".join(regex.findall(r"\p{L}+", plain(text)))[:8000]
+    plain_seg = seg.plain_for(despaced)
+    assert plain_seg is not None and len(despaced) >= fast_viterbi.MIN_CHARS
+    for start, length in [(0, len(despaced)), (40, 300), (3000, 2500)]:
+        c, p = both(plain_seg, despaced[start:start + length])
+        assert c == p
 
 
 def test_the_segmenter_gives_the_same_spaces_with_or_without_the_c_loop(monkeypatch):
