@@ -42,7 +42,7 @@ def plain_table(words: list[str]) -> dict[int, str]:
     return {k: v for k, v in table.items() if v != chr(k)}
 
 
-def _made(words: list[str], table: dict[int, str]):
+def made_pairs(words: list[str], table: dict[int, str]):
     """(word, its plain form) for each of ``words`` that has another; one ``translate`` for all."""
     return [(w, f) for w, f in zip(words, "\n".join(words).translate(table).split("\n")) if f != w]
 
@@ -55,7 +55,7 @@ class PlainContexts:
     def __init__(self, raw: dict[str, str], table: dict[int, str], marked: list[str]):
         self._raw, self._table, self._merged = raw, table, {}
         self._variants = {key: [key] for key in raw}
-        for key, form in _made(marked, table):
+        for key, form in made_pairs(marked, table):
             self._variants.setdefault(form, []).append(key)
             self._variants[key].remove(key)
 
@@ -89,11 +89,11 @@ def made_plain(uni: dict[str, float], contexts: dict[str, str], reach: dict[str,
     words, keys = [w for w in uni if not w.isascii()], [k for k in contexts if not k.isascii()]
     table = plain_table(words + keys)
     out = dict(uni)
-    for word, form in _made(words, table):
+    for word, form in made_pairs(words, table):
         logp, had = out.pop(word), out.get(form)
         out[form] = logp if had is None else math.log10(10.0 ** had + 10.0 ** logp)
     made_reach = dict(reach)
-    for key, form in _made(list(reach), table):
+    for key, form in made_pairs(list(reach), table):
         length = made_reach.pop(key)
         made_reach[form] = max(made_reach.get(form, 2), length)
     return out, PlainContexts(contexts, table, keys), made_reach

@@ -103,9 +103,8 @@ PACK_FIELDS = {"code": "str", "name": "str", "cased": "bool", "normalization": "
                "thousands": "str", "capital_after": "list", "elisions": "list", "longest_word": "int",
                "plain_typing": "bool"}
 NORMALIZATIONS = ("NFC", "NFD", "NFKC", "NFKD")
-# the char and token models (char_plain: the char model of text without diacritics, engines/char_plain.py), the NB
-# counts, apostrophes, proper forms
-MODEL_KINDS = ("char", "char_plain", "token", "nb", "apostrophes", "proper")
+# the char and token models, the NB counts, apostrophes, proper forms
+MODEL_KINDS = ("char", "token", "nb", "apostrophes", "proper")
 
 
 def check_pack(data: dict) -> None:

@@ -79,14 +79,14 @@ def test_fix_hashtags_and_segment_read_plain_vietnamese():
     assert res.stdout.strip() == "toi la sinh vien", res.stdout + res.stderr
 
 
-def test_text_without_diacritics_is_read_by_the_packs_plain_model(monkeypatch):
-    """vi's ``char_plain`` (engines/char_plain.py) reads text whose letters carry no diacritic; text with them is
-    read by the char model alone, as before."""
+def test_text_without_diacritics_is_read_with_its_likely_accents(monkeypatch):
+    """vi's char model reads text whose letters carry no diacritic with the likely tone marks of its syllables
+    (accents.py); text with them is read as it is."""
     vi = load_pack("vi")
     restorer = Restorer(lang="vi")
-    model = restorer.engine.plain
-    calls, session = [], model.session
-    monkeypatch.setattr(model, "session", lambda: calls.append(1) or session())
+    reader = restorer.engine.accents
+    calls, ids = [], reader.ids
+    monkeypatch.setattr(reader, "ids", lambda *a: calls.append(1) or ids(*a))
     for text in ("thutuongphamminhchinhdacobuoilamviec", "hom nay troi dep qua"):
         out = restorer(text)
         assert calls and base_text(out, vi) == base_text(text, vi)
@@ -94,20 +94,25 @@ def test_text_without_diacritics_is_read_by_the_packs_plain_model(monkeypatch):
     for text in ("thủtướngphạmminhchínhđãcóbuổilàmviệc", "2024 12 31", "chúc mừng năm mới"):
         restorer(text)
         assert not calls, text
+    assert reader.accents.forms("hom nay troi dep".split()) == "hôm nay trời đẹp".split()
 
 
-def test_a_damaged_plain_model_is_a_one_line_error(tmp_path):
-    """The plain model's card and file are checked when the restorer starts, as the char model's are."""
+def test_damaged_counts_are_a_one_line_error_when_plain_text_needs_them(tmp_path):
+    """Spaced text typed plain needs the NB counts even where no space is restored: damaged, they are one line."""
     data = tmp_path / "data"
     (data / "languages").mkdir(parents=True)
-    (data / "languages" / "vi").symlink_to(ROOT / "languages" / "vi")
-    models = data / "models" / "vi"
+    (data / "languages" / "es").symlink_to(ROOT / "languages" / "es")
+    models = data / "models" / "es"
     models.mkdir(parents=True)
-    for f in (ROOT / "models" / "vi").iterdir():
+    for f in (ROOT / "models" / "es").iterdir():
         (models / f.name).symlink_to(f)
-    (models / "char_plain.onnx").unlink()
-    (models / "char_plain.onnx").write_bytes(b"not a model")
-    res = subprocess.run([sys.executable, "-m", "charrestore", "fix", "--lang", "vi", "xin chao"],
-                         capture_output=True, text=True, timeout=120, env={**os.environ, "CHARRESTORE_DATA": str(data)})
+    (models / "nb.counts").unlink()
+    (models / "nb.counts").write_bytes(b"not counts")
+    env = {**os.environ, "CHARRESTORE_DATA": str(data)}
+    res = subprocess.run([sys.executable, "-m", "charrestore", "fix", "--lang", "es", "--spaces", "keep", "que tal"],
+                         capture_output=True, text=True, timeout=120, env=env)
     assert res.returncode == 1 and res.stdout == "" and len(res.stderr.splitlines()) == 1, res.stderr
-    assert res.stderr.startswith("charrestore: error:") and "char_plain" in res.stderr, res.stderr
+    assert res.stderr.startswith("charrestore: error:") and "nb" in res.stderr, res.stderr
+    res = subprocess.run([sys.executable, "-m", "charrestore", "fix", "--lang", "es", "--spaces", "keep", "qué tal"],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert res.returncode == 0 and "qué tal" in res.stdout.lower(), res.stdout + res.stderr  # marked: no counts read

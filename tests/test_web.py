@@ -214,9 +214,15 @@ def test_the_page_reads_text_typed_without_diacritics_as_python_does(browser_pag
     got = web_restore(page, items, "vi")
     assert got == [python[m](text) for text, m in items]
     assert "troi dep qua" in got[0].lower() and got[1] == "#ChucMungNamMoi"
-    items = [("quehacesmananaenelcampo", "auto"), ("#felizcumpleanosamigo", "auto"), ("elniñoqueríajugar", "auto")]
-    es = Restorer(lang="es", engine="char", spaces="auto")  # es counts made plain in the page too
-    assert web_restore(page, items, "es") == [es(text) for text, _ in items]
+    items = [("quehacesmananaenelcampo", "auto"), ("#felizcumpleanosamigo", "auto"), ("elniñoqueríajugar", "auto"),
+             ("dondeestaelbano", "auto"), ("cuantos anos tienes", "auto")]
+    es = Restorer(lang="es", engine="char", spaces="auto")  # es counts made plain, and read with accents (accents.js)
+    got = web_restore(page, items, "es")
+    assert got == [es(text) for text, _ in items]
+    assert got[3].startswith("¿") and got[4].endswith("?")
+    items = [("jenesaispascequetuveuxdire", "auto"), ("ou est la gare", "restore"), ("l'ete a paris", "auto")]
+    fr = {m: Restorer(lang="fr", engine="char", spaces=m) for m in ("auto", "restore")}
+    assert web_restore(page, items, "fr") == [fr[m](text) for text, m in items]
     assert errors == []
 
 

@@ -26,7 +26,7 @@ from .char_digits import inside_digits, number_gaps
 from .char_pairs import Pairing
 from .char_input import (GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE, UNKNOWN, grapheme_ids,
                          input_ids)
-from .char_plain import PlainModel
+from .char_accents import AccentReader
 from .char_settings import CharSettings, agreed, class_bias, state_masks
 from .char_symbols import Unread
 from .char_words import one_source_spaces
@@ -63,7 +63,7 @@ class CharEngine(Engine):
                                        & (classes & self.other_marks == 0)] for c in classes]
         self.pairing = Pairing(pack)
         self.proper = None  # the pack's proper forms (proper_case.py), where it ships them
-        self.plain = None  # the pack's model of text without diacritics (char_plain.py), where it ships one
+        self.accents = None  # plain text read with its words' likely accents (char_accents.py), where the pack asks
         self.settings = CharSettings.from_card(card)
         self._with_settings(self.settings)
 
@@ -83,9 +83,7 @@ class CharEngine(Engine):
             segmenter = partial(Segmenter.load, pack.code, models_dir, prose=True)
         engine = cls(pack, card, path, options, segmenter)
         engine.models_dir = models_dir
-        plain = pack.models.get("char_plain")  # text without diacritics (char_plain.py), where the model ships
-        if plain and card_location(pack.code, plain, models_dir).is_file():
-            engine.plain = PlainModel(pack.code, plain, models_dir, card["vocab"], options.threads)
+        engine.accents = AccentReader.of(pack, models_dir)
         proper = pack.models.get("proper")  # capitals a word always has (proper_case.py), where the list ships
         if proper and engine.caps_bit and card_location(pack.code, proper, models_dir).is_file():
             from ..proper_case import ProperCase
@@ -106,30 +104,25 @@ class CharEngine(Engine):
             from ..segmenter import Segmenter
 
             Segmenter.verify(self.pack.code, self.models_dir)
-        if self.plain is not None:
-            self.plain.verify()
 
     def _with_settings(self, settings: CharSettings) -> None:
         self.bias = class_bias(self.pack, settings.bias)
         self.end_bias = class_bias(self.pack, settings.end_bias)
         self.masks = state_masks(self.pack, settings)
 
-    def window_logits(self, ids: np.ndarray, session=None):
-        """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch (of ``session``:
-        default, the char model's)."""
+    def window_logits(self, ids: np.ndarray):
+        """Yield (window, logits of its kept part) for overlapped windows, one ORT call per batch."""
         windows = plan(len(ids), self.settings.window, self.settings.overlap, self.settings.cut)
         for b in range(0, len(windows), self.batch_size):
             batch = windows[b:b + self.batch_size]
-            logits = runtime.run(session or self.session, np.stack([ids[w.start:w.end] for w in batch]))
+            logits = runtime.run(self.session, np.stack([ids[w.start:w.end] for w in batch]))
             for w, lg in zip(batch, logits):
                 yield w, lg[w.keep_start - w.start:w.keep_end - w.start]
 
     def logits(self, gids: np.ndarray, states: np.ndarray) -> np.ndarray:
-        """The model's merged logits per position (each window's kept part), reading ``states`` as the spaces; the
-        pack's model of plain text reads text without diacritics (char_plain.py)."""
+        """The model's merged logits per position (each window's kept part), reading ``states`` as the spaces."""
         out = np.zeros((len(gids), self.pack.n_classes), np.float32)
-        session = self.plain.session() if self.plain is not None and self.plain.reads(gids) else None
-        for w, lg in self.window_logits(input_ids(gids, states), session):
+        for w, lg in self.window_logits(input_ids(gids, states)):
             out[w.keep_start:w.keep_end] = lg
         return out
 
@@ -333,6 +326,8 @@ class CharEngine(Engine):
         (its states and marks are enforced), keeps its case, and is a word of its own
         where it is glued to a word or another span."""
         gids, states, enforce = self.encode(base, given, keep, frozen.for_segmenter(base) if frozen else ((), ()))
+        if self.accents is not None and self.accents.reads(base):
+            gids = self.accents.ids(base, gids, np.isin(enforce, (HAS_SPACE, NB_SPACE, GIVEN_SPACE)), self.index)
         marks = kept & self.mark_bits
         digits = inside_digits(base) & (given & self.space_bit == 0)  # a given space ends a run: "in 1999, 2000 people"
         fixed = (marks != 0) | digits

@@ -47,18 +47,11 @@ export class CharEngine {
     this.space = pack.bit(SPACE);
     this.gaps = symbolGaps(pack);
     this.proper = null; // the pack's proper forms, where it ships them (proper_case.js)
-    this.plain = null; // the pack's model of text without diacritics, where it ships one (restorer.js; char_plain.py)
-  }
-
-  /** The model that reads ``gids``: the pack's model of plain text for letters none of which has a diacritic. */
-  async modelFor(gids) {
-    const p = this.plain;
-    if (!p || !gids.length || gids.some((g) => p.marked[g]) || !gids.some((g) => p.letters[g])) return this.model;
-    return p.model();
+    this.accents = null; // plain text read with its words' likely accents (accents.js), where the pack asks
   }
 
   /** Yield [window, its logits] for overlapped windows, one model call per batch. */
-  async *windowLogits(ids, model = this.model) {
+  async *windowLogits(ids) {
     const { window, overlap, cut } = this.card;
     const windows = plan(ids.length, window, overlap, cut);
     const n = this.pack.nClasses;
@@ -67,7 +60,7 @@ export class CharEngine {
       const time = batch[0].end - batch[0].start;
       const flat = new Int32Array(batch.length * time);
       batch.forEach((w, k) => flat.set(ids.subarray(w.start, w.end), k * time));
-      const logits = await model.run(flat, batch.length, time);
+      const logits = await this.model.run(flat, batch.length, time);
       for (let k = 0; k < batch.length; k++) yield [batch[k], logits.subarray(k * time * n, (k + 1) * time * n)];
     }
   }
@@ -77,9 +70,8 @@ export class CharEngine {
    * card's ``reread`` weight, in float32 as numpy mixes them (char_e2e.py ``decode_reread``). */
   async *readings(gids, states, first, again) {
     const ids = (st) => Int32Array.from(gids, (g, i) => g * N_STATES + st[i]);
-    const model = await this.modelFor(gids);
     if (!again) {
-      for await (const [w, lg] of this.windowLogits(ids(states), model)) {
+      for await (const [w, lg] of this.windowLogits(ids(states))) {
         if (first) first.push(lg.slice());
         yield [w, lg];
       }
@@ -87,7 +79,7 @@ export class CharEngine {
     }
     const [a, b] = [Math.fround(1 - this.card.reread), Math.fround(this.card.reread)];
     let k = 0;
-    for await (const [w, lg] of this.windowLogits(ids(again), model)) {
+    for await (const [w, lg] of this.windowLogits(ids(again))) {
       const one = first[k++];
       yield [w, lg.map((v, i) => Math.fround(Math.fround(a * one[i]) + Math.fround(b * v)))];
     }
@@ -234,6 +226,10 @@ export class CharEngine {
   async classes(base, given, kept, keep, end = true, frozen = null) {
     const { caps, sentenceBits } = this.decoder;
     let [gids, states, enforce] = await this.encode(base, given, keep, frozen);
+    if (this.accents && this.accents.reads(base)) {
+      const spaced = Uint8Array.from(enforce, (e) => e === HAS_SPACE || e === NB_SPACE || e === GIVEN_SPACE);
+      gids = await this.accents.ids(base, gids, spaced, this.index);
+    }
     let marks = kept.map((c) => c & this.pack.markBits);
     const digits = insideDigits(base);
     let fixed = Uint8Array.from(marks, (m, i) => m !== 0 || (digits[i] && !(given[i] & this.space)));

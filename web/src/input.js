@@ -4,7 +4,7 @@
  * unspaced text and text whose word boundaries are known.
  */
 
-const UNK = 1;
+export const UNK = 1;
 export const UNKNOWN = 0;
 export const NO_SPACE = 1;
 export const HAS_SPACE = 2;

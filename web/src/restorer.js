@@ -14,7 +14,7 @@ import { camelForms } from "./hashtags.js";
 import { isLong, restoreLong, runsTogether } from "./long_text.js";
 import { CharModel } from "./model.js";
 import { CAPS, LanguagePack, SPACE } from "./pack.js";
-import { isPlain } from "./plain_letters.js";
+import { AccentReader } from "./accents.js";
 import { ProperCase } from "./proper_case.js";
 import { Segmenter } from "./segmenter.js";
 import { sha256Hex } from "./sha256.js";
@@ -79,25 +79,12 @@ export class Restorer {
     }
     const prose = nb && card.nb_spaces ? once(async () => (await nb()).configured((await nb()).proseParams)) : null;
     const engine = new CharEngine(pack, card, model, prose);
+    if (nb && pack.plainTyping) engine.accents = new AccentReader(nb); // plain text read with its likely accents
     if (pack.models.proper && pack.features.includes(CAPS)) { // capitals a word always has (proper_case.js)
       const pCardUrl = new URL(`${pack.models.proper}.json`, beside);
       const pCard = JSON.parse(await fetchText(pCardUrl));
       if (pCard.kind !== "proper_case") throw new Error(`${pCardUrl}: not a card of proper forms`);
       engine.proper = await ProperCase.fromBytes(await checked(new URL(pCard.file, pCardUrl), pCard.sha256));
-    }
-    if (pack.models.char_plain) { // the model of text typed without diacritics (char_plain.py), read on first use
-      const plainCardUrl = new URL(`${pack.models.char_plain}.json`, beside);
-      engine.plain = {
-        marked: Uint8Array.from(card.vocab, (g) => !isPlain(g)),
-        letters: Uint8Array.from(card.vocab, (g) => /^\p{L}/u.test(g)),
-        model: once(async () => {
-          const pCard = JSON.parse(await fetchText(plainCardUrl));
-          if (pCard.vocab.join("\u0000") !== card.vocab.join("\u0000")) {
-            throw new Error(`${plainCardUrl}: its vocabulary is not the char model's`);
-          }
-          return CharModel.fromBytes(await checked(new URL(pCard.file, plainCardUrl), pCard.sha256), pack.nClasses);
-        }),
-      };
     }
     const restorer = new Restorer(pack, engine, bytes.length);
     restorer.hashtagSegmenter = nb;

@@ -1,0 +1,129 @@
+/**
+ * The likely accents of words typed without them, for the char model to read: "que haces" as "qué haces"
+ * (charrestore/accents.py). A Viterbi over each plain word's marked forms, by log10 P(word | previous word) of the
+ * NB counts; the letters printed stay the input's, only the ids the model reads change.
+ */
+
+import { UNK } from "./input.js";
+import { isPlain, plain } from "./plain_letters.js";
+
+const MOST = 4; // the marked forms of a plain word weighed, the most frequent first
+const START = "<s>";
+const ASCII = /^[\x00-\x7f]*$/;
+const WORD = /\p{L}+(?:['’]\p{L}+)*/gu;
+
+export class Accents {
+  /** ``seg``: the NB segmenter, its counts as they are (not made plain). */
+  constructor(seg) {
+    this.seg = seg;
+    const uni = seg.uni;
+    const byForm = new Map();
+    for (const word of uni.keys()) {
+      if (ASCII.test(word)) continue;
+      const form = plainWord(word);
+      if (form === word) continue;
+      if (!byForm.has(form)) byForm.set(form, []);
+      byForm.get(form).push(word);
+    }
+    this.forms = new Map();
+    for (const [form, words] of byForm) {
+      const ranked = words.map((w, i) => [w, i]).sort((a, b) => uni.get(b[0]) - uni.get(a[0]) || a[1] - b[1])
+        .slice(0, MOST).map(([w]) => w);
+      this.forms.set(form, (uni.has(form) ? [form] : []).concat(ranked));
+    }
+  }
+
+  /** The forms ``word`` (plain, lower case) may stand for (accents.py ``candidates``). */
+  candidates(word) {
+    let found = this.forms.get(word);
+    if (found === undefined && word.includes("'") && !this.seg.uni.has(word)) {
+      const cut = word.lastIndexOf("'");
+      found = (this.forms.get(word.slice(cut + 1)) ?? []).map((f) => `${word.slice(0, cut + 1)}${f}`);
+    }
+    return found?.length ? found : [word];
+  }
+
+  score(word, prev) {
+    const pair = this.seg.context(prev).get(word);
+    if (pair !== undefined) return pair;
+    const logp = this.seg.uni.get(word);
+    return logp === undefined ? this.seg.unk0 - this.seg.unk1 * [...word].length : logp;
+  }
+
+  /** The most likely form of each plain lower-case word of ``words`` (accents.py ``forms``). */
+  choose(words) {
+    let best = new Map([[START, 0]]);
+    const back = [];
+    for (const word of words) {
+      const step = new Map();
+      const links = new Map();
+      for (const option of this.candidates(word)) {
+        let top = -Infinity;
+        let from = null;
+        for (const [prev, s] of best) {
+          const v = s + this.score(option, prev);
+          if (from === null || v > top) [top, from] = [v, prev];
+        }
+        step.set(option, top);
+        links.set(option, from);
+      }
+      back.push(links);
+      best = step;
+    }
+    if (!words.length) return [];
+    let last = null;
+    let top = -Infinity;
+    for (const [o, s] of best) if (last === null || s > top) [top, last] = [s, o];
+    const chosen = [last];
+    for (let k = back.length - 1; k > 0; k--) chosen.push(back[k].get(chosen[chosen.length - 1]));
+    return chosen.reverse();
+  }
+}
+
+/** The plain form of one word, as plain_letters.py's table makes it (a mark after no letter taken off too). */
+function plainWord(word) {
+  let out = "";
+  for (const c of word) out += /\p{Mn}/u.test(c) ? "" : plain(c);
+  return out;
+}
+
+/** The pack's NB counts, read on the first plain text, and their marked words by plain form, built once
+ * (engines/char_accents.py ``AccentReader``). ``counts``: an async function giving the NB segmenter. */
+export class AccentReader {
+  constructor(counts) {
+    this.counts = counts;
+    this.accents = null;
+  }
+
+  /** Whether ``base`` holds a letter and none with a mark. */
+  reads(base) {
+    const text = base.join("");
+    return isPlain(text) && /\p{L}/u.test(text);
+  }
+
+  /** ``gids`` with each word of ``base`` (lower-case plain graphemes; ``spaced``: a space decided after the
+   * grapheme) read as its most likely marked form, where that form is as long and the model knows its letters. */
+  async ids(base, gids, spaced, index) {
+    if (!this.accents) this.accents = new Accents(await this.counts());
+    const text = base.map((g) => (g.length === 1 ? g : "\u0000")).join(""); // one character per grapheme
+    const spans = [];
+    for (const m of text.matchAll(WORD)) {
+      const edges = [m.index];
+      for (let k = m.index + 1; k < m.index + m[0].length; k++) if (spaced[k - 1]) edges.push(k);
+      edges.push(m.index + m[0].length);
+      for (let k = 0; k + 1 < edges.length; k++) spans.push([edges[k], edges[k + 1]]);
+    }
+    const words = spans.map(([a, b]) => text.slice(a, b).replaceAll("’", "'"));
+    const forms = this.accents.choose(words);
+    let out = gids;
+    spans.forEach(([a, b], k) => {
+      const form = forms[k];
+      if (form === words[k] || [...form].length !== b - a) return;
+      const ids = [...form].map((c) => index.get(c) ?? UNK);
+      if (ids.includes(UNK)) return;
+      if (out === gids) out = Int32Array.from(gids);
+      out.set(ids, a);
+    });
+    return out;
+  }
+}
