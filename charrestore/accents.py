@@ -28,23 +28,28 @@ class Accents:
 
     def __init__(self, segmenter):
         self.seg = segmenter
-        uni = segmenter._uni
-        marked = [w for w in uni if not w.isascii()]
-        forms: dict[str, list[str]] = {}
+        marked = [w for w in segmenter._uni if not w.isascii()]
+        self._marked: dict[str, list[str]] = {}  # plain form -> its marked words, ranked when first asked for
         for word, form in made_pairs(marked, plain_table(marked)):
-            forms.setdefault(form, []).append(word)
-        self._forms = {}
-        for form, words in forms.items():
-            ranked = sorted(words, key=uni.__getitem__, reverse=True)[:MOST]
-            self._forms[form] = ([form] if form in uni else []) + ranked
+            self._marked.setdefault(form, []).append(word)
+        self._forms: dict[str, list[str]] = {}
+
+    def _ranked(self, form: str) -> list[str]:
+        """``form`` itself where the counts know it, then its ``MOST`` most frequent marked words."""
+        found = self._forms.get(form)
+        if found is None:
+            uni, words = self.seg._uni, self._marked.get(form, ())
+            found = self._forms[form] = ([form] if form in uni and words else []) + sorted(
+                words, key=uni.__getitem__, reverse=True)[:MOST]
+        return found
 
     def candidates(self, word: str) -> list[str]:
         """The forms ``word`` (plain, lower case) may stand for: itself and its marked words. A word the counts
         lack after an elided clitic ("l'ecole") takes the marked forms of the rest ("l'école")."""
-        found = self._forms.get(word)
-        if found is None and "'" in word and word not in self.seg._uni:
+        found = self._ranked(word)
+        if not found and "'" in word and word not in self.seg._uni:
             head, _, rest = word.rpartition("'")
-            found = [f"{head}'{f}" for f in self._forms.get(rest, ())]
+            found = [f"{head}'{f}" for f in self._ranked(rest)]
         return found or [word]
 
     def forms(self, words: list[str]) -> list[str]:

@@ -171,10 +171,10 @@ class Segmenter:
         if not clitics:
             return self
         mass = dict.fromkeys(clitics, 0.0)
-        for word, logp in self._uni.items():
+        for word in [w for w in self._uni if "'" in w]:
             cut = word.find("'") + 1
             if 0 < cut < len(word) and word[:cut] in mass:
-                mass[word[:cut]] += 10.0 ** logp
+                mass[word[:cut]] += 10.0 ** self._uni[word]
         reach = self._reach()
         for clitic, p in mass.items():
             for form in {clitic, clitic.replace("'", "\u2019")}:

@@ -16,31 +16,39 @@ export class Accents {
   /** ``seg``: the NB segmenter, its counts as they are (not made plain). */
   constructor(seg) {
     this.seg = seg;
-    const uni = seg.uni;
-    const byForm = new Map();
-    for (const word of uni.keys()) {
+    this.marked = new Map(); // plain form -> its marked words, ranked when first asked for
+    for (const word of seg.uni.keys()) {
       if (ASCII.test(word)) continue;
       const form = plainWord(word);
       if (form === word) continue;
-      if (!byForm.has(form)) byForm.set(form, []);
-      byForm.get(form).push(word);
+      if (!this.marked.has(form)) this.marked.set(form, []);
+      this.marked.get(form).push(word);
     }
     this.forms = new Map();
-    for (const [form, words] of byForm) {
-      const ranked = words.map((w, i) => [w, i]).sort((a, b) => uni.get(b[0]) - uni.get(a[0]) || a[1] - b[1])
+  }
+
+  /** ``form`` itself where the counts know it, then its MOST most frequent marked words (accents.py ``_ranked``). */
+  ranked(form) {
+    let found = this.forms.get(form);
+    if (found === undefined) {
+      const uni = this.seg.uni;
+      const words = this.marked.get(form) ?? [];
+      const top = words.map((w, i) => [w, i]).sort((a, b) => uni.get(b[0]) - uni.get(a[0]) || a[1] - b[1])
         .slice(0, MOST).map(([w]) => w);
-      this.forms.set(form, (uni.has(form) ? [form] : []).concat(ranked));
+      found = (uni.has(form) && words.length ? [form] : []).concat(top);
+      this.forms.set(form, found);
     }
+    return found;
   }
 
   /** The forms ``word`` (plain, lower case) may stand for (accents.py ``candidates``). */
   candidates(word) {
-    let found = this.forms.get(word);
-    if (found === undefined && word.includes("'") && !this.seg.uni.has(word)) {
+    let found = this.ranked(word);
+    if (!found.length && word.includes("'") && !this.seg.uni.has(word)) {
       const cut = word.lastIndexOf("'");
-      found = (this.forms.get(word.slice(cut + 1)) ?? []).map((f) => `${word.slice(0, cut + 1)}${f}`);
+      found = this.ranked(word.slice(cut + 1)).map((f) => `${word.slice(0, cut + 1)}${f}`);
     }
-    return found?.length ? found : [word];
+    return found.length ? found : [word];
   }
 
   score(word, prev) {
