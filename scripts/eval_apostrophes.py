@@ -5,13 +5,15 @@ reference has one after the same letter (the letters never change: checked). Con
 - ``step``: the reference without apostrophes, marks and case kept, through ``Apostrophes.restore`` alone;
 - ``spaced``: lower-case words without marks or apostrophes, ``fix --spaces keep`` (the Restorer of the pack);
 - ``despaced``: the same letters without spaces, ``fix --spaces restore``.
-``--speed N``: the default engine's chars/s on the de-spaced TED B talks with the step (``--apostrophes restore``) and
+``--speed N``: the default engine's chars/s on the de-spaced B set with the step (``--apostrophes restore``) and
 without it (``keep``), interleaved, the median of N passes each.
-Sets: TED dev talks (``ted_dev.tsv``) in two halves by talk, A (tuned on with ``--tune``) and B; Brown's held-out
-written documents (``brown_train_docs.tsv``, id % 5 == 0, never counted into the model).
+Sets, en: TED dev talks (``ted_dev.tsv``) in two halves by talk, A (tuned on with ``--tune``) and B; Brown's held-out
+written documents (``brown_train_docs.tsv``, id % 5 == 0, never counted into the model). fr: the novels' dev
+documents (``eltec_novels_dev.tsv.xz``) in two halves the same way.
 
     python scripts/eval_apostrophes.py --tune --card     # grid on TED A (step), write the values into the card
     python scripts/eval_apostrophes.py --speed 5         # every set and condition, reports/eval_apostrophes.json
+    python scripts/eval_apostrophes.py --lang fr --tune --card --speed 5   # reports/eval_apostrophes_fr.json
 """
 
 from __future__ import annotations
@@ -33,13 +35,21 @@ from charrestore.packs import load_pack
 from charrestore.paths import models_dir
 from charrestore.training.corpus import read_documents
 
-C = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "en"
+CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+C = CORPORA / "en"
+DEV = {"fr": ("novels", CORPORA / "fr" / "eltec_novels_dev.tsv.xz")}  # other packs: one dev file, halved
 _APOS = regex.compile(r"['’]")
 _LETTER = regex.compile(r"[\p{L}\p{N}\p{M}]")
 _MARKS = regex.compile(r"[^\p{L}\p{N}\p{M}\s]")
 
 
-def documents(max_docs: int) -> dict[str, list[str]]:
+def documents(max_docs: int, lang: str = "en") -> dict[str, list[str]]:
+    """The sets (A: tuned on; B, and en's Brown: not), each document holding an apostrophe."""
+    if lang != "en":
+        name, path = DEV[lang]
+        docs = read_documents(path, load_pack(lang))
+        sets = {f"{name}_A": docs[0::2], f"{name}_B": docs[1::2]}
+        return {k: [d for d in v if _APOS.search(d)][:max_docs] for k, v in sets.items()}
     pack = load_pack("en")
     ted = read_documents(C / "ted_dev.tsv", pack)
     brown: dict[str, list[str]] = {}
@@ -83,7 +93,7 @@ def score(pairs) -> dict:
     return {"P": round(p, 4), "R": round(r, 4), "F1": round(2 * p * r / max(p + r, 1e-9), 4), "apostrophes": tp + fn}
 
 
-def tune(docs: list[str], model: Apostrophes) -> dict:
+def tune(docs: list[str], model: Apostrophes, tuned_on: str) -> dict:
     best = None
     for smoothing in (10, 100, 1000, 1e4, 1e5):
         for bias in (-0.5, -0.25, 0.0, 0.25, 0.5, 1.0):
@@ -92,14 +102,14 @@ def tune(docs: list[str], model: Apostrophes) -> dict:
             print(f"smoothing {smoothing:g} bias {bias:+.2f}: F1 {f:.4f}", file=sys.stderr)
             if best is None or f > best[0]:
                 best = (f, smoothing, bias)
-    return {"smoothing": best[1], "bias": best[2], "tuned_on": "ted_dev.tsv, even talks (step alone)", "F1": best[0]}
+    return {"smoothing": best[1], "bias": best[2], "tuned_on": tuned_on, "F1": best[0]}
 
 
-def speed(docs: list[str], runs: int) -> dict:
+def speed(docs: list[str], runs: int, lang: str) -> dict:
     """Median chars/s of the default engine on de-spaced ``docs``, with and without the step, interleaved."""
     texts = [inputs(d, "despaced") for d in docs]
     chars = sum(len(t) for t in texts)
-    restorers = {mode: Restorer(RestorerConfig(lang="en", apostrophes=mode)) for mode in ("restore", "keep")}
+    restorers = {mode: Restorer(RestorerConfig(lang=lang, apostrophes=mode)) for mode in ("restore", "keep")}
     for r in restorers.values():
         r(texts[0])  # warm: the counts and the apostrophes model load on first use
     times: dict[str, list[float]] = {mode: [] for mode in restorers}
@@ -116,21 +126,26 @@ def speed(docs: list[str], runs: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tune", action="store_true", help="grid the smoothing and bias on TED A first")
+    ap.add_argument("--lang", default="en", choices=["en", *DEV], help="the pack (default: en)")
+    ap.add_argument("--tune", action="store_true", help="grid the smoothing and bias on the A set first")
     ap.add_argument("--card", action="store_true", help="write the tuned values and the scores into the card")
     ap.add_argument("--max-docs", type=int, default=200)
     ap.add_argument("--speed", type=int, default=0, metavar="N", help="also time the step: median of N passes")
-    ap.add_argument("--out", default="reports/eval_apostrophes.json")
+    ap.add_argument("--out", help="default: reports/eval_apostrophes.json (en), reports/eval_apostrophes_<lang>.json")
     args = ap.parse_args()
-    sets = documents(args.max_docs)
-    card, _ = load_card("en", "apostrophes")
-    model = Apostrophes.load("en")
+    lang = args.lang
+    out = args.out or f"reports/eval_apostrophes{'' if lang == 'en' else '_' + lang}.json"
+    sets = documents(args.max_docs, lang)
+    first, second = list(sets)[:2]
+    card, _ = load_card(lang, "apostrophes")
+    model = Apostrophes.load(lang)
     if args.tune:
-        tuned = tune(sets["ted_A"], model)
+        where = "ted_dev.tsv, even talks" if lang == "en" else f"{DEV[lang][1].name}, even documents"
+        tuned = tune(sets[first], model, f"{where} (step alone)")
         card["params"].update(smoothing=tuned["smoothing"], bias=tuned["bias"])
         card["tuning"] = tuned
-        write_card(models_dir() / "en" / "apostrophes.json", card)
-    restorer = Restorer(RestorerConfig(lang="en"))
+        write_card(models_dir() / lang / "apostrophes.json", card)
+    restorer = Restorer(RestorerConfig(lang=lang))
     model = restorer.engine.apostrophe_model()
     results = {}
     for name, docs in sets.items():
@@ -145,17 +160,17 @@ def main() -> None:
                                               "seconds": round(time.perf_counter() - t, 1)}
             print(name, condition, results[f"{name}/{condition}"], file=sys.stderr)
     if args.speed:
-        results["speed_ted_B_despaced"] = speed(sets["ted_B"], args.speed)
-        print(results["speed_ted_B_despaced"], file=sys.stderr)
-    signature = f"charrestore.apostrophes|lang:en|model:{card['sha256'][:12]}|params:{json.dumps(card['params'])}"
+        results[f"speed_{second}_despaced"] = speed(sets[second], args.speed, lang)
+        print(results[f"speed_{second}_despaced"], file=sys.stderr)
+    card = load_card(lang, "apostrophes")[0]
+    signature = f"charrestore.apostrophes|lang:{lang}|model:{card['sha256'][:12]}|params:{json.dumps(card['params'])}"
     report = {"signature": signature, "command": "python scripts/eval_apostrophes.py " + " ".join(sys.argv[1:]),
               "results": results}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(json.dumps(report, indent=1) + "\n")
     if args.card:
-        card = load_card("en", "apostrophes")[0]
         card["dev_scores"] = {"signature": signature, **results}
-        write_card(models_dir() / "en" / "apostrophes.json", card)
+        write_card(models_dir() / lang / "apostrophes.json", card)
     print(signature)
 
 

@@ -92,6 +92,20 @@ def test_fix_on_the_command_line():
     assert res.stdout.startswith("I don't think it's ready")
 
 
+def test_french_elisions_come_back():
+    """fr ships the same step, counted from its novels: "cest", "jai", "lhomme" typed without their apostrophes."""
+    if not (models_dir() / "fr" / "apostrophes.json").is_file():
+        pytest.skip("the fr apostrophes model is not installed")
+    restorer, pack = Restorer(lang="fr"), load_pack("fr")
+    for text, forms in (("cest la vie et jai faim", ["c'est", "j'ai"]), ("cestlaviejaifaim", ["c'est", "j'ai"]),
+                        ("il nest pas venu aujourdhui voir lhomme", ["n'est", "aujourd'hui", "l'homme"])):
+        out = restorer(text)
+        assert base_text(out, pack) == base_text(text, pack)
+        assert all(form in out.lower() for form in forms), out
+    assert "il l'a vu" in restorer("il la vu hier").lower()
+    assert restorer("c’est la vie jai faim").count("'") == 0  # a text that writes its own apostrophes keeps them
+
+
 def test_a_models_folder_without_the_model_adds_none_and_a_damaged_one_is_an_error(tmp_path):
     if not (models_dir() / "en" / "apostrophes.json").is_file():
         pytest.skip("the en apostrophes model is not installed")

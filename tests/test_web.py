@@ -318,6 +318,10 @@ def test_the_page_restores_apostrophes_as_python_does(browser_page):
     got = web_restore(page, cases, "en")
     assert got == [python(text, spaces=spaces) for text, spaces in cases]
     assert "can't" in got[0] and "it's" in got[0].lower() and "its fine" in got[2]
+    cases = [("cest la vie et jai faim", "keep"), ("ilnestpasvenuaujourdhui", "auto")]  # fr's elisions, the same step
+    fr = Restorer(lang="fr", engine="char")
+    got = web_restore(page, cases, "fr")
+    assert got == [fr(text, spaces=spaces) for text, spaces in cases] and "'" in got[0] and "'" in got[1]
 
 
 def test_the_page_refuses_an_unknown_language_and_spaces_mode(browser_page):
