@@ -56,6 +56,7 @@ class LanguagePack:
     # run-together text, whose spaces ``--spaces auto`` restores (long_text.runs_together); 0: never
     longest_word: int = 0
     plain_typing: bool = False  # often typed without diacritics: such text reads plain counts (plain_letters.py)
+    keyboard_letters: str = ""  # marked letters that such text still holds, typed directly (es "ñ")
 
     @property
     def opening_bits(self) -> int:
@@ -206,6 +207,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         elisions=tuple(c.lower() for c in data.get("elisions", ())),
         longest_word=int(data.get("longest_word", 0)),
         plain_typing=bool(data.get("plain_typing", False)),
+        keyboard_letters=str(data.get("keyboard_letters", "")).lower(),
     )
 
 

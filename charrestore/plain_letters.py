@@ -35,6 +35,16 @@ def is_plain(text: str) -> bool:
     return _MARKED.search(unicodedata.normalize("NFD", text)) is None
 
 
+def keyboard_plain(text: str, keyboard: str) -> str:
+    """``text`` with the marked letters that the language's keyboards type directly (a pack's ``keyboard_letters``, es
+    "ñ") made plain, one for one: a text typed without accents still holds them.
+
+    >>> keyboard_plain("Año y mañana, qué", "ñ")
+    'Ano y manana, qué'
+    """
+    return text.translate({ord(c): plain(c) for c in keyboard + keyboard.upper()}) if keyboard else text
+
+
 def plain_table(words: list[str]) -> dict[int, str]:
     """``str.translate``'s table that makes the NFC ``words`` plain, one letter for one: as ``plain`` (but for a
     mark after a sign that is no letter, in the words of other scripts), and far faster over a vocabulary."""

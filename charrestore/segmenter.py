@@ -32,7 +32,7 @@ from .clusters import inside_graphemes
 from .counts import reach_of
 from .counts import read as read_counts
 from .packs import PackError, load_pack
-from .plain_letters import is_plain, made_plain
+from .plain_letters import is_plain, keyboard_plain, made_plain
 from .quote_apostrophes import FREQUENT, ApostropheWords, apostrophe_words, split_runs
 from .viterbi import START
 
@@ -92,7 +92,7 @@ class Segmenter:
     the one where the text had a space and pays the other where it had none (log10 units; 0: spaces ignored).
     """
     given_space = given_join = 0.0
-    _elided = None  # where a word may start after an elided clitic (``elide``)
+    _elided, _keyboard = None, ""  # where a word may start after an elided clitic (``elide``); keyboard_letters
 
     def __init__(self, unigrams: dict[str, float], bigrams: dict[str, float], total: float | None = None, L: int = 20,
                  smoothing: float = 10.0, camel: float = HARD, digits: float = HARD, caps: float = 0.0):
@@ -227,8 +227,6 @@ class Segmenter:
         """The words of ``text`` as segmented, in their original case; punctuation runs stand apart."""
         return [token for piece in self.segment(text).split() for token in _TOKEN.findall(piece)]
 
-    # --- decoding ------------------------------------------------------------------------
-
     def cuts(self, text: str, protected: Sequence[tuple[int, int]] = (), forced: Sequence[int] = (),
              spaced: Sequence[int] | None = None) -> list[int]:
         """Positions in ``text`` where a space is to be inserted (ascending); never inside a grapheme cluster.
@@ -236,7 +234,7 @@ class Segmenter:
         that are cut (a URL glued to a word); ``spaced``: where ``text`` had its spaces before they were taken out,
         the evidence that ``given_space`` and ``given_join`` weigh (spacing correction)."""
         if (plain := self.plain_for(text)) is not None:
-            return plain.cuts(text, protected, forced, spaced)
+            return plain.cuts(keyboard_plain(text, self._keyboard), protected, forced, spaced)
         rules = {k: 1 for a, b in protected for k in range(a + 1, b)}
         rules.update((k, 2) for k in forced if 0 < k < len(text))
         given = None if spaced is None else np.isin(np.arange(len(text) + 1), np.asarray(spaced, np.int64))
@@ -252,16 +250,16 @@ class Segmenter:
         return sorted(set(out).union(k for k, v in rules.items() if v == 2)) if rules else out
 
     def plain_for(self, text: str) -> Segmenter | None:
-        """This segmenter with its counts made plain (plain_letters.py; derived once, shared by the configured
-        copies), for a ``text`` whose letters carry no mark, where the pack's ``plain_typing`` asks for it."""
+        """This segmenter with its counts made plain (plain_letters.py; derived once, shared by its copies), for a
+        ``text`` whose letters carry no mark but the pack's ``keyboard_letters``, where its ``plain_typing`` asks."""
         shared = self.__dict__.get("_plain_parts")
-        if shared is None or not is_plain(text) or not regex.search(r"\p{L}", text):
+        if shared is None or not is_plain(keyboard_plain(text, self._keyboard)) or not regex.search(r"\p{L}", text):
             return None
         if "_plain" not in self.__dict__:
             shared.extend(() if shared else made_plain(self._uni, self._raw_contexts, self._reach()))
             plain = self._plain = self.configured()
             plain._uni, plain._raw_contexts, plain._reach_table = shared
-            plain.__dict__.update(_contexts={}, _plain_parts=None, _fast_tables=None, _apostrophes=None)
+            plain.__dict__.update(_contexts={}, _plain_parts=None, _fast_tables=None, _apostrophes=None, _keyboard="")
         return self._plain
 
     def _cuts(self, text: str, rules: dict[int, int] | None = None, given: np.ndarray | None = None,
@@ -387,6 +385,7 @@ def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
     except PackError:  # no pack of that code is installed
         return seg
     seg._plain_parts = [] if pack.plain_typing else None  # the counts made plain (plain_for), when a text needs them
+    seg._keyboard = pack.keyboard_letters
     return seg.elide(pack.elisions).know(pack.spellings)
 
 

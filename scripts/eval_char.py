@@ -27,6 +27,8 @@ import sys
 import time
 from pathlib import Path
 
+import regex
+
 from charrestore import Restorer, load_pack
 from charrestore.codec import strip_features
 from charrestore.holdout import Holdout
@@ -113,6 +115,8 @@ def main():
                    help="restore every sentence of the dev documents as an input of its own")
     p.add_argument("--plain", action="store_true",
                    help="the dev text without its diacritics, as it is often typed (plain_letters.py)")
+    p.add_argument("--plain-keeps", default="", metavar="LETTERS",
+                   help="with --plain, these marked letters stay (a keyboard's own: es ñ)")
     p.add_argument("--card", action="store_true", help="record the numbers in the model card")
     p.add_argument("--decoding", nargs="+", default=[], metavar="KEY=VALUE",
                    help="decode with these card keys changed (char engine; e.g. nb_space=4 nb_join=6): a trial, "
@@ -128,7 +132,10 @@ def main():
     if args.sentences:
         refs = sentences(refs, pack)
     if args.plain:
-        refs = [plain(r) for r in refs]
+        keep = args.plain_keeps + args.plain_keeps.upper()
+        keeps = regex.compile(f"([{regex.escape(keep)}])") if keep else None
+        refs = [plain(r) if keeps is None else "".join(plain(part) if k % 2 == 0 else part
+                                                      for k, part in enumerate(keeps.split(r))) for r in refs]
     out = Path(args.out) / args.lang / args.set
     out.mkdir(parents=True, exist_ok=True)
     (out / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")

@@ -52,6 +52,19 @@ def test_only_plain_text_of_a_pack_typed_plain_is_read_with_accents():
     assert Restorer(lang="ru").engine.accents is None  # ru is not typed plain (no plain_typing)
 
 
+def test_the_keyboards_own_letters_leave_a_text_plain():
+    """es keyboards type "ñ" directly: "que haces mañana" is typed without accents all the same (``keyboard_letters``),
+    for the accents and for the segmenter's plain counts; its "ñ" stays as typed."""
+    es = Restorer(lang="es", engine="char").engine
+    assert es.accents.reads(list("que haces mañana")) and not es.accents.reads(list("qué haces mañana"))
+    assert not Restorer(lang="fr", engine="char").engine.accents.reads(list("ça va"))  # fr names no such letter
+    seg = Segmenter.load("es")
+    assert seg.plain_for("quehacesmañana") is not None and seg.segment("quehacesmañana") == "que haces mañana"
+    assert Accents(seg).forms(["que", "haces", "mañana"]) == ["qué", "haces", "mañana"]
+    out = Restorer(lang="es")("dondeestaelbañodelniño")
+    assert out.startswith("¿") and "baño" in out and base_text(out, load_pack("es")) == "dondeestaelbañodelniño", out
+
+
 def test_questions_typed_without_accents_take_their_marks(monkeypatch):
     """"donde" read as "dónde" asks: the shipped es model opens and closes the question (it read the relative word
     before); the letters stay as typed."""

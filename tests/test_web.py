@@ -215,7 +215,7 @@ def test_the_page_reads_text_typed_without_diacritics_as_python_does(browser_pag
     assert got == [python[m](text) for text, m in items]
     assert "troi dep qua" in got[0].lower() and got[1] == "#ChucMungNamMoi"
     items = [("quehacesmananaenelcampo", "auto"), ("#felizcumpleanosamigo", "auto"), ("elniñoqueríajugar", "auto"),
-             ("dondeestaelbano", "auto"), ("cuantos anos tienes", "auto")]
+             ("dondeestaelbano", "auto"), ("cuantos anos tienes", "auto"), ("quehacesmañanaconelniño", "auto")]
     es = Restorer(lang="es", engine="char", spaces="auto")  # es counts made plain, and read with accents (accents.js)
     got = web_restore(page, items, "es")
     assert got == [es(text) for text, _ in items]

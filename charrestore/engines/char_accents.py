@@ -15,15 +15,16 @@ import regex
 from ..accents import WORD, Accents
 from ..cards import card_location
 from ..packs import LanguagePack
-from ..plain_letters import is_plain
+from ..plain_letters import is_plain, keyboard_plain
 from .char_input import UNK
 
 
 class AccentReader:
     """The pack's NB counts, read on the first plain text, and their marked words by plain form (built once)."""
 
-    def __init__(self, counts):
-        self._counts, self._accents = counts, None
+    def __init__(self, counts, keyboard: str = ""):
+        """``keyboard``: the pack's ``keyboard_letters``, marked letters that a text typed without accents holds."""
+        self._counts, self._keyboard, self._accents = counts, keyboard, None
 
     @classmethod
     def of(cls, pack: LanguagePack, models_dir: Path | None) -> AccentReader | None:
@@ -33,13 +34,12 @@ class AccentReader:
             return None
         from ..segmenter import Segmenter
 
-        return cls(partial(Segmenter.load, pack.code, models_dir))
+        return cls(partial(Segmenter.load, pack.code, models_dir), pack.keyboard_letters)
 
-    @staticmethod
-    def reads(base: list[str]) -> bool:
-        """Whether ``base`` holds a letter and none with a mark."""
+    def reads(self, base: list[str]) -> bool:
+        """Whether ``base`` holds a letter and none with a mark, but for the keyboard's own letters."""
         text = "".join(base)
-        return is_plain(text) and regex.search(r"\p{L}", text) is not None
+        return is_plain(keyboard_plain(text, self._keyboard)) and regex.search(r"\p{L}", text) is not None
 
     @property
     def accents(self) -> Accents:

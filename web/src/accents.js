@@ -5,7 +5,7 @@
  */
 
 import { UNK } from "./input.js";
-import { isPlain, plain } from "./plain_letters.js";
+import { isPlain, keyboardPlain, plain } from "./plain_letters.js";
 
 const MOST = 4; // the marked forms of a plain word weighed, the most frequent first
 const START = "<s>";
@@ -98,15 +98,17 @@ function plainWord(word) {
 /** The pack's NB counts, read on the first plain text, and their marked words by plain form, built once
  * (engines/char_accents.py ``AccentReader``). ``counts``: an async function giving the NB segmenter. */
 export class AccentReader {
-  constructor(counts) {
+  /** ``keyboard``: the pack's ``keyboard_letters``, marked letters that a text typed without accents still holds. */
+  constructor(counts, keyboard = "") {
     this.counts = counts;
+    this.keyboard = keyboard;
     this.accents = null;
   }
 
-  /** Whether ``base`` holds a letter and none with a mark. */
+  /** Whether ``base`` holds a letter and none with a mark, but for the keyboard's own letters. */
   reads(base) {
     const text = base.join("");
-    return isPlain(text) && /\p{L}/u.test(text);
+    return isPlain(keyboardPlain(text, this.keyboard)) && /\p{L}/u.test(text);
   }
 
   /** ``gids`` with each word of ``base`` (lower-case plain graphemes; ``spaced``: a space decided after the

@@ -45,6 +45,7 @@ export class LanguagePack {
     // a longer word of spaced input ran words together: ``auto`` restores its spaces (long_text.js runsTogether)
     this.longestWord = Number(data.longest_word ?? 0);
     this.plainTyping = Boolean(data.plain_typing); // often typed without diacritics: plain counts (plain_letters.js)
+    this.keyboardLetters = data.keyboard_letters ?? ""; // marked letters typed directly, plain text or not (es "ñ")
     this.nClasses = 1 << this.features.length;
     this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);
     this.openingBits = this.opening.reduce((s, m) => s | this.bit(m), 0);

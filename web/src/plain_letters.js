@@ -15,6 +15,15 @@ export const isPlain = (text) => !MARKED.test(text.normalize("NFD"));
 export const plain = (text) => text.normalize("NFD").replace(/[đĐøØłŁ]/gu, (c) => STROKES[c])
   .replace(/(?<=\p{L}\p{Mn}*)\p{Mn}/gu, "").normalize("NFC");
 
+/** ``text`` with the marked letters that the language's keyboards type directly (the pack's ``keyboard_letters``, es
+ * "ñ") made plain, one for one: a text typed without accents still holds them (plain_letters.py ``keyboard_plain``). */
+export function keyboardPlain(text, keyboard) {
+  if (!keyboard) return text;
+  let out = "";
+  for (const c of text) out += keyboard.includes(c.toLowerCase()) ? plain(c) : c;
+  return out;
+}
+
 /** The characters of ``words`` that change, one letter for one (plain_letters.py ``plain_table``). */
 function plainTable(words) {
   const table = new Map();

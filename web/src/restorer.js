@@ -74,12 +74,13 @@ export class Restorer {
         const seg = (await Segmenter.fromBytes(await checked(new URL(nbCard.file, url), nbCard.sha256), nbCard))
           .elide(pack.elisions).know(pack.spellings);
         seg.plainParts = pack.plainTyping ? [] : null; // the counts made plain, when a text needs them (plain_letters.js)
+        seg.keyboard = pack.keyboardLetters;
         return seg;
       });
     }
     const prose = nb && card.nb_spaces ? once(async () => (await nb()).configured((await nb()).proseParams)) : null;
     const engine = new CharEngine(pack, card, model, prose);
-    if (nb && pack.plainTyping) engine.accents = new AccentReader(nb); // plain text read with its likely accents
+    if (nb && pack.plainTyping) engine.accents = new AccentReader(nb, pack.keyboardLetters); // read with likely accents
     if (pack.models.proper && pack.features.includes(CAPS)) { // capitals a word always has (proper_case.js)
       const pCardUrl = new URL(`${pack.models.proper}.json`, beside);
       const pCard = JSON.parse(await fetchText(pCardUrl));

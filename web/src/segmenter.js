@@ -7,7 +7,7 @@
 
 import { graphemes, isDigits, isSpace } from "./clusters.js";
 import { readCounts } from "./counts.js";
-import { isPlain, madePlain } from "./plain_letters.js";
+import { isPlain, keyboardPlain, madePlain } from "./plain_letters.js";
 import { FREQUENT, apostropheWords, splitRuns } from "./quote_apostrophes.js";
 
 const START = "<s>";
@@ -116,13 +116,14 @@ export class Segmenter {
    * whose letters carry no mark, where the pack's ``plain_typing`` asks (``plainParts``, set by the restorer); else
    * null (segmenter.py ``plain_for``). */
   plainFor(text) {
-    if (!this.plainParts || !isPlain(text) || !/\p{L}/u.test(text)) return null;
+    if (!this.plainParts || !isPlain(keyboardPlain(text, this.keyboard)) || !/\p{L}/u.test(text)) return null;
     if (!this.plain) {
       if (!this.plainParts.length) this.plainParts.push(...madePlain(this.uni, this.rawContexts, this.reach));
       const plain = this.configured({});
       [plain.uni, plain.rawContexts, plain.reach] = this.plainParts;
       plain.contexts = new Map();
       plain.plainParts = null;
+      plain.keyboard = "";
       plain.apostrophes = null; // the apostrophe words of the plain counts ("l'ete"), found when first needed
       this.plain = plain;
     }
@@ -151,7 +152,7 @@ export class Segmenter {
    * spaces before they were taken out (the evidence of ``given_space`` and ``given_join``), or null. */
   cuts(text, protectedSpans = [], forced = [], spaced = null) {
     const plain = this.plainFor(text);
-    if (plain) return plain.cuts(text, protectedSpans, forced, spaced);
+    if (plain) return plain.cuts(keyboardPlain(text, this.keyboard), protectedSpans, forced, spaced);
     let given = null; // where the text had spaces
     if (spaced) {
       given = new Uint8Array(text.length + 1);
