@@ -303,7 +303,8 @@ def test_nothing_leaves_loopback_and_it_answers_offline(browser_page, site, tmp_
         shown = Restorer(lang="de", engine="char")(text)
         page.wait_for_function("(text) => document.getElementById('output').textContent === text", arg=shown)
         status = page.text_content("#fix-status")
-        assert "MB" in page.text_content("#model") and status.startswith("detected German") and status.endswith(" ms")
+        assert status.startswith("detected German") and status.endswith(" ms")
+        assert page.text_content("#model").startswith("· de char model") and "MB" in page.text_content("#model")
         page.screenshot(path=os.environ.get("CHARRESTORE_WEB_SCREENSHOT", str(tmp_path / "web_page.png")))
     finally:
         context.set_offline(False)

@@ -60,10 +60,10 @@ async function fix() {
   try {
     const lang = asked === "auto" ? await detect(input) : asked;
     const r = await restorer(lang);
-    $("model").textContent = `· ${lang} char model ${(r.modelSize / 1e6).toFixed(1)} MB, in this browser`;
     const t0 = performance.now();
     const output = await r.restore(input, { spaces: $("spaces").value });
-    if (ticket !== latest) return;
+    if (ticket !== latest) return; // a newer request owns the page: an older one (a model still loading) writes nothing
+    $("model").textContent = `· ${lang} char model ${(r.modelSize / 1e6).toFixed(1)} MB, in this browser`;
     showChanges($("output"), input, output);
     status.className = "status";
     const detected = asked === "auto" ? `detected ${LANGS[lang]} · ` : "";
