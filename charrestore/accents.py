@@ -10,6 +10,8 @@ letters as typed; only what the model reads changes (``CharEngine.classes``).
 >>> seg = Segmenter({"qué": 30, "que": 90, "haces": 20, "dijo": 20}, {"qué haces": 15, "que dijo": 40}, L=8)
 >>> Accents(seg).forms(["que", "haces", "que", "dijo"])
 ['qué', 'haces', 'que', 'dijo']
+>>> Accents(Segmenter({"où": 30, "ou": 90, "est": 10}, {"où est": 20}, L=8)).forms(["ou", "est", "ou"])
+['où', 'est', 'ou']
 """
 
 from __future__ import annotations
@@ -69,22 +71,3 @@ class Accents:
         for links in reversed(back[1:]):
             chosen.append(links[chosen[-1]])
         return chosen[::-1]
-
-    def text(self, text: str) -> str:
-        """``text`` with each word in its most likely form, the rest as it is (case kept letter by letter).
-
-        >>> from charrestore.segmenter import Segmenter
-        >>> Accents(Segmenter({"où": 30, "ou": 90, "est": 10}, {"où est": 20}, L=8)).text("Ou est-il ?")
-        'Où est-il ?'
-        """
-        spans = [m.span() for m in WORD.finditer(text)]
-        chosen = self.forms([text[a:b].lower().replace("’", "'") for a, b in spans])
-        out, last = [], 0
-        for (a, b), form in zip(spans, chosen):
-            typed = text[a:b]
-            out.append(text[last:a])
-            if len(form) == len(typed):
-                typed = "".join(f.upper() if t.isupper() else f if t not in "'’" else t for f, t in zip(form, typed))
-            out.append(typed)
-            last = b
-        return "".join(out) + text[last:]

@@ -50,8 +50,8 @@ class AccentReader:
     def ids(self, base: list[str], gids: np.ndarray, spaced: np.ndarray, index: dict[str, int]) -> np.ndarray:
         """``gids`` with each word of ``base`` (lower-case plain graphemes; ``spaced``: a space decided after the
         grapheme) read as its most likely marked form, where that form is as long and the model knows its letters."""
-        text = "".join(g if len(g) == 1 and g < "\U00010000" else "\x00" for g in base)  # one character (the page's
-        # UTF-16 unit) per grapheme
+        # one character per grapheme (one UTF-16 unit, as the page reads it), a word's letters as they are
+        text = "".join(g if len(g) == 1 and g < "\U00010000" else "\x00" for g in base)
         ends = np.flatnonzero(spaced) + 1
         spans = []
         for m in WORD.finditer(text):
