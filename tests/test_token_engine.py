@@ -14,10 +14,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+import regex
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from charrestore import Restorer, base_text, load_pack
+from charrestore.spans import EMOTICON
 from marks import input_marks_kept
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,16 +122,21 @@ def test_pipeline_takes_the_char_models_spaces_when_its_card_says_so(models, tmp
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(words=st.lists(st.text(st.sampled_from(list("abcdefghijklmnopqrstuvwxyz'")), min_size=1, max_size=8),
                       min_size=1, max_size=60))
+@example(words=["vs", "a"])
+@example(words=["xd"])
 def test_keep_mode_keeps_words_and_sentence_case(restorers, words):
     text = " ".join(words)
     out = restorers["keep"](text)
     got = out.split(" ")
     assert [base_text(w, EN) for w in got] == [base_text(w, EN) for w in words if base_text(w, EN)]
     # Consistency: the first word, and every word after "." or "?", starts with a capital; not after a form the pack
-    # writes as an abbreviation, in any case ("dr a" -> "Dr. a.", "vs a" -> "Vs. a.": they end no sentence).
+    # writes as an abbreviation, in any case ("dr a" -> "Dr. a.", "vs a" -> "Vs. a.": they end no sentence), nor an
+    # emoticon, which stays as typed ("xd": spans.py).
     forms = {f.lower() for f in EN.abbreviation_forms}
     for prev, word in zip([""] + got, got):
         letters = [ch for ch in word if ch.isalpha()]
+        if regex.fullmatch(rf"(?i:{EMOTICON})[.?]?", word):
+            continue
         if (not prev or prev[-1] in ".?" and prev.lower() not in forms) and letters:
             assert letters[0].isupper(), out
 
