@@ -5,7 +5,7 @@
  */
 
 import { UNK } from "./input.js";
-import { isPlain, keyboardPlain, plain } from "./plain_letters.js";
+import { isPlain, keyboardPlain, plainTable, translate } from "./plain_letters.js";
 
 const MOST = 4; // the marked forms of a plain word weighed, the most frequent first
 const START = "<s>";
@@ -17,9 +17,10 @@ export class Accents {
   constructor(seg) {
     this.seg = seg;
     this.marked = new Map(); // plain form -> its marked words, ranked when first asked for
-    for (const word of seg.uni.keys()) {
-      if (ASCII.test(word)) continue;
-      const form = plainWord(word);
+    const words = [...seg.uni.keys()].filter((w) => !ASCII.test(w));
+    const table = plainTable(words); // one letter for one, as accents.py's made_pairs(marked, plain_table(marked))
+    for (const word of words) {
+      const form = translate(word, table);
       if (form === word) continue;
       if (!this.marked.has(form)) this.marked.set(form, []);
       this.marked.get(form).push(word);
@@ -86,13 +87,6 @@ export class Accents {
     for (let k = back.length - 1; k > 0; k--) chosen.push(back[k].get(chosen[chosen.length - 1]));
     return chosen.reverse();
   }
-}
-
-/** The plain form of one word, as plain_letters.py's table makes it (a mark after no letter taken off too). */
-function plainWord(word) {
-  let out = "";
-  for (const c of word) out += /\p{Mn}/u.test(c) ? "" : plain(c);
-  return out;
 }
 
 /** The pack's NB counts, read on the first plain text, and their marked words by plain form, built once

@@ -25,7 +25,7 @@ export function keyboardPlain(text, keyboard) {
 }
 
 /** The characters of ``words`` that change, one letter for one (plain_letters.py ``plain_table``). */
-function plainTable(words) {
+export function plainTable(words) {
   const table = new Map();
   for (const c of new Set(words.join(""))) {
     const to = /\p{Mn}/u.test(c) ? "" : plain(c);
@@ -34,7 +34,7 @@ function plainTable(words) {
   return table;
 }
 
-function translate(text, table) {
+export function translate(text, table) {
   let out = "";
   for (const c of text) out += table.get(c) ?? c;
   return out;
