@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import regex
 
-from .plain_letters import made_pairs, plain_table
 from .viterbi import START
 
 MOST = 4  # the marked forms of a plain word weighed, the most frequent first
@@ -30,10 +29,7 @@ class Accents:
 
     def __init__(self, segmenter):
         self.seg = segmenter
-        marked = [w for w in segmenter._uni if not w.isascii()]
-        self._marked: dict[str, list[str]] = {}  # plain form -> its marked words, ranked when first asked for
-        for word, form in made_pairs(marked, plain_table(marked)):
-            self._marked.setdefault(form, []).append(word)
+        self._marked = segmenter.marked_by_plain()  # plain form -> its marked words, ranked when first asked for
         self._forms: dict[str, list[str]] = {}
 
     def _ranked(self, form: str) -> list[str]:

@@ -32,7 +32,7 @@ from .clusters import inside_graphemes
 from .counts import reach_of
 from .counts import read as read_counts
 from .packs import PackError, load_pack
-from .plain_letters import is_plain, keyboard_plain, made_plain
+from .plain_letters import is_plain, keyboard_plain, made_plain, marked_by_plain
 from .quote_apostrophes import FREQUENT, ApostropheWords, apostrophe_words, split_runs
 from .viterbi import START
 
@@ -214,14 +214,7 @@ class Segmenter:
                 spaced: Sequence[int] | None = None) -> str:
         """``text`` with spaces inserted between words; no other character is changed, added or dropped."""
         cuts = self.cuts(text, protected, forced, spaced)
-        if not cuts:
-            return text
-        parts, last = [], 0
-        for k in cuts:
-            parts.append(text[last:k])
-            last = k
-        parts.append(text[last:])
-        return " ".join(parts)
+        return " ".join(text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])) if cuts else text
 
     def words(self, text: str) -> list[str]:
         """The words of ``text`` as segmented, in their original case; punctuation runs stand apart."""
@@ -256,11 +249,19 @@ class Segmenter:
         if shared is None or not is_plain(keyboard_plain(text, self._keyboard)) or not regex.search(r"\p{L}", text):
             return None
         if "_plain" not in self.__dict__:
-            shared.extend(() if shared else made_plain(self._uni, self._raw_contexts, self._reach()))
+            if "made" not in shared:
+                shared["made"] = made_plain(self._uni, self._raw_contexts, self._reach(), self.marked_by_plain())
             plain = self._plain = self.configured()
-            plain._uni, plain._raw_contexts, plain._reach_table = shared
+            plain._uni, plain._raw_contexts, plain._reach_table = shared["made"]
             plain.__dict__.update(_contexts={}, _plain_parts=None, _fast_tables=None, _apostrophes=None, _keyboard="")
         return self._plain
+
+    def marked_by_plain(self) -> dict[str, list[str]]:
+        """The counts' marked words by plain form (plain_letters.py; built once, shared by copies, for accents.py)."""
+        shared = {} if (had := self.__dict__.get("_plain_parts")) is None else had
+        if "marked" not in shared:
+            shared["marked"] = marked_by_plain(list(self._uni))
+        return shared["marked"]
 
     def _cuts(self, text: str, rules: dict[int, int] | None = None, given: np.ndarray | None = None,
               at: int = 0) -> list[int]:  # given: where the text had spaces (len(text) + 1, from ``at``)
@@ -279,11 +280,10 @@ class Segmenter:
         spans = [m.span() for m in _LATTICE_RUN.finditer(text)]
         if not spans:
             return None
+        opening_at = set()
         if "'" in text or "\u2019" in text:  # an apostrophe that no known word holds stands between two words
             spans, opening_at = split_runs(text, spans, self._uni, self._apostrophe_words(), self.L,
                                            {k for k, v in (rules or {}).items() if v == 1})
-        else:
-            opening_at = set()
         n = sum(e - b for b, e in spans)
         # kind[k] for a boundary before s[k]: 0 impossible, 1 possible, 2 forced by evidence, 3 forced by white
         # space or a hyphen (context carries over), 4 forced by punctuation (context restarts); 1, 2 insert a space.
@@ -384,7 +384,7 @@ def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
         pack = load_pack(lang)
     except PackError:  # no pack of that code is installed
         return seg
-    seg._plain_parts = [] if pack.plain_typing else None  # the counts made plain (plain_for), when a text needs them
+    seg._plain_parts = {} if pack.plain_typing else None  # the counts made plain (plain_for), when a text needs them
     seg._keyboard = pack.keyboard_letters
     return seg.elide(pack.elisions).know(pack.spellings)
 

@@ -5,26 +5,17 @@
  */
 
 import { UNK } from "./input.js";
-import { isPlain, keyboardPlain, plainTable, translate } from "./plain_letters.js";
+import { isPlain, keyboardPlain } from "./plain_letters.js";
 
 const MOST = 4; // the marked forms of a plain word weighed, the most frequent first
 const START = "<s>";
-const ASCII = /^[\x00-\x7f]*$/;
 const WORD = /\p{L}+(?:['’]\p{L}+)*/gu;
 
 export class Accents {
   /** ``seg``: the NB segmenter, its counts as they are (not made plain). */
   constructor(seg) {
     this.seg = seg;
-    this.marked = new Map(); // plain form -> its marked words, ranked when first asked for
-    const words = [...seg.uni.keys()].filter((w) => !ASCII.test(w));
-    const table = plainTable(words); // one letter for one, as accents.py's made_pairs(marked, plain_table(marked))
-    for (const word of words) {
-      const form = translate(word, table);
-      if (form === word) continue;
-      if (!this.marked.has(form)) this.marked.set(form, []);
-      this.marked.get(form).push(word);
-    }
+    this.marked = seg.markedByPlain(); // plain form -> its marked words, ranked when first asked for
     this.forms = new Map();
   }
 

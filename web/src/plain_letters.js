@@ -40,6 +40,20 @@ export function translate(text, table) {
   return out;
 }
 
+/** The marked words of ``words`` by their plain form, in their order (plain_letters.py ``marked_by_plain``). */
+export function markedByPlain(words) {
+  const marked = words.filter((w) => !ASCII.test(w));
+  const table = plainTable(marked);
+  const out = new Map();
+  for (const word of marked) {
+    const form = translate(word, table);
+    if (form === word) continue;
+    if (!out.has(form)) out.set(form, []);
+    out.get(form).push(word);
+  }
+  return out;
+}
+
 /** A segmenter's raw pairs made plain as the decoder meets each context word (plain_letters.py ``PlainContexts``). */
 class PlainContexts {
   constructor(raw, table, marked) {
@@ -79,19 +93,18 @@ class PlainContexts {
 }
 
 /** A segmenter's counts made plain: log10 P per word (the P of the words that become one summed), the raw pairs
- * and the ``reach`` table (plain_letters.py ``made_plain``). */
-export function madePlain(uni, contexts, reach) {
-  const words = [...uni.keys()].filter((w) => !ASCII.test(w));
+ * and the ``reach`` table (plain_letters.py ``made_plain``); ``marked``: ``markedByPlain`` of ``uni``'s words. */
+export function madePlain(uni, contexts, reach, marked = markedByPlain([...uni.keys()])) {
   const keys = [...contexts.keys()].filter((k) => !ASCII.test(k));
-  const table = plainTable(words.concat(keys));
+  const table = plainTable(keys.concat(...marked.values()));
   const out = new Map(uni);
-  for (const word of words) {
-    const form = translate(word, table);
-    if (form === word) continue;
-    const logp = out.get(word);
-    const had = out.get(form);
-    out.delete(word);
-    out.set(form, had === undefined ? logp : Math.log10(10 ** had + 10 ** logp));
+  for (const [form, group] of marked) {
+    for (const word of group) {
+      const logp = out.get(word);
+      const had = out.get(form);
+      out.delete(word);
+      out.set(form, had === undefined ? logp : Math.log10(10 ** had + 10 ** logp));
+    }
   }
   const madeReach = new Map();
   for (const [key, length] of reach) {

@@ -73,7 +73,7 @@ export class Restorer {
         const nbCard = JSON.parse(await fetchText(url));
         const seg = (await Segmenter.fromBytes(await checked(new URL(nbCard.file, url), nbCard.sha256), nbCard))
           .elide(pack.elisions).know(pack.spellings);
-        seg.plainParts = pack.plainTyping ? [] : null; // the counts made plain, when a text needs them (plain_letters.js)
+        seg.plainParts = pack.plainTyping ? {} : null; // the counts made plain, when a text needs them (plain_letters.js)
         seg.keyboard = pack.keyboardLetters;
         return seg;
       });

@@ -7,7 +7,7 @@
 
 import { graphemes, isDigits, isSpace } from "./clusters.js";
 import { readCounts } from "./counts.js";
-import { isPlain, keyboardPlain, madePlain } from "./plain_letters.js";
+import { isPlain, keyboardPlain, madePlain, markedByPlain } from "./plain_letters.js";
 import { FREQUENT, apostropheWords, splitRuns } from "./quote_apostrophes.js";
 
 const START = "<s>";
@@ -118,9 +118,10 @@ export class Segmenter {
   plainFor(text) {
     if (!this.plainParts || !isPlain(keyboardPlain(text, this.keyboard)) || !/\p{L}/u.test(text)) return null;
     if (!this.plain) {
-      if (!this.plainParts.length) this.plainParts.push(...madePlain(this.uni, this.rawContexts, this.reach));
+      const shared = this.plainParts;
+      shared.made ??= madePlain(this.uni, this.rawContexts, this.reach, this.markedByPlain());
       const plain = this.configured({});
-      [plain.uni, plain.rawContexts, plain.reach] = this.plainParts;
+      [plain.uni, plain.rawContexts, plain.reach] = shared.made;
       plain.contexts = new Map();
       plain.plainParts = null;
       plain.keyboard = "";
@@ -128,6 +129,13 @@ export class Segmenter {
       this.plain = plain;
     }
     return this.plain;
+  }
+
+  /** The counts' marked words by plain form (built once, shared by the copies; segmenter.py ``marked_by_plain``). */
+  markedByPlain() {
+    const shared = this.plainParts ?? {};
+    shared.marked ??= markedByPlain([...this.uni.keys()]);
+    return shared.marked;
   }
 
   /** word -> log10 P(word | prev) for the pairs seen after ``prev`` (parsed once, then cached). */
