@@ -14,7 +14,7 @@ import sys
 from .auto import DEFAULT_LANG, AutoRestorer, is_auto, preferred
 from .batch.command import add_batch
 from .bench import add_bench
-from .cli_util import (CLIError, Parser, Version, add_command, add_text_and_lang, json_text,
+from .cli_util import (CLIError, Parser, Version, add_command, add_text_and_lang, all_written, json_text,
                        run_main, threads)
 from .cli_util import emit as _emit
 from .cli_util import lines as _lines
@@ -115,7 +115,7 @@ def run_fix(args) -> int:
                               "spaces": args.spaces}))
         else:
             _emit(restorer.restore_pieces(text), cr)
-    return 0
+    return all_written(args)
 
 
 def _stream(args, restorer) -> int:
@@ -196,7 +196,7 @@ def run_segment(args) -> int:
                               "candidates": candidates}))
         else:
             _emit(model.segment(text) + ("\r" if cr else ""))
-    return 0
+    return all_written(args)
 
 
 def _number(x: float) -> float | None:

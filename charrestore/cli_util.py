@@ -112,6 +112,14 @@ def emit(text: str | Iterable[str], end: str = "") -> None:
     out.flush()
 
 
+def all_written(args) -> int:
+    """0, every output line written and flushed: as the program, ``run_main`` may now end the process without
+    tearing the interpreter down (freeing the NB counts' hundreds of thousands of objects took 0.06 s of a short
+    ``fix``)."""
+    args.all_written = True
+    return 0
+
+
 def json_text(text: str) -> str:
     """``text`` with each invalid input byte as U+FFFD: JSON has no way to carry a lone byte."""
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
@@ -161,7 +169,12 @@ def _dispatch(build_parser, argv) -> int:
     from .packs import PackError
 
     try:
-        return args.run(args)
+        code = args.run(args)
+        if argv is None and getattr(args, "all_written", False):
+            for stream in (sys.stdout, sys.stderr):
+                stream.flush()
+            os._exit(code)
+        return code
     except BrokenPipeError:  # the reader went away (| head): not an error; before OSError, its base class
         try:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit

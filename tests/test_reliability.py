@@ -129,6 +129,20 @@ def test_closed_stdout_is_a_one_line_error():
     assert res.stderr.decode().splitlines() == ["charrestore: error: standard output is closed"]
 
 
+@pytest.mark.parametrize("command", [("fix", "--lang", "fr"), ("segment", "--lang", "de")])
+def test_every_line_is_out_when_the_process_ends_without_teardown(command, tmp_path):
+    """``fix`` and ``segment`` end with ``os._exit`` once every line is flushed (cli_util.all_written): nothing of a
+    large output may be lost, to a pipe or to a file, and a warning on stderr stays."""
+    lines = b"".join(b"ligne%dsansespaces\n" % k for k in range(3000)) + b"caf\xe9\n"
+    res = cli(*command, stdin=lines)
+    assert res.returncode == 0 and res.stdout.count(b"\n") == 3001
+    assert res.stdout.splitlines()[-1].lower().startswith(b"caf\xe9")  # its bytes as they came
+    assert b"invalid UTF-8" in res.stderr
+    with open(tmp_path / "out.txt", "wb") as out:
+        res = cli(*command, stdin=lines, stdout=out)
+    assert res.returncode == 0 and (tmp_path / "out.txt").read_bytes().count(b"\n") == 3001
+
+
 # --- 9. CLI edges --------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args", [("fix", "--bogus"), ("fix", "--threads", "0", "x"), ("fix", "--threads", "5000", "x"),
