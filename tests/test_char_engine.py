@@ -231,6 +231,26 @@ def test_capital_after_a_comma_is_resolved_by_scores(restorers):
     assert engine.capital_after_mark(scores, cls.copy(), 1.0).tolist()[:2] == [pack.bit("SPACE"), pack.bit("CAPS")]
 
 
+def test_a_capital_after_a_comma_on_a_common_word_is_resolved_at_its_own_cost(restorers):
+    """The card's ``common_words`` (no names): a pair on one costs ``common_capital_penalty`` and never drops the
+    mark; a pair on another word keeps the card's penalty (here inf: both stay)."""
+    engine = restorers["en", "restore"].engine.configured(capital_after_mark_penalty=float("inf"),
+                                                          common_capital_penalty=1.0)
+    pack, index = engine.pack, engine.index
+    engine.common = frozenset({"il"})
+    comma_space = pack.bit(",") | pack.bit("SPACE")
+    scores = np.full((4, pack.n_classes), -9.0, np.float32)
+    scores[0, [comma_space, pack.bit("SPACE")]] = [3.0, 2.95]  # dropping the comma would be the cheapest repair
+    scores[1, pack.bit("CAPS")], scores[2, pack.bit("SPACE")], scores[3, 0] = 3.0, 3.0, 3.0
+    scores[1, 0] = 2.9                                         # dropping the capital is cheaper than the cost
+    cls = scores.argmax(-1)
+    common = np.array([index["a"], index["i"], index["l"], index["o"]])  # "a, Il o"
+    other = np.array([index["a"], index["o"], index["n"], index["o"]])  # "a, On o"
+    assert engine.capital_after_mark(scores, cls.copy(), gids=common).tolist()[:2] == [comma_space, 0]
+    assert engine.capital_after_mark(scores, cls.copy(), gids=other).tolist() == cls.tolist()
+    assert engine.capital_after_mark(scores, cls.copy()).tolist() == cls.tolist()  # no graphemes: no common word
+
+
 @settings(max_examples=60, deadline=None)
 @given(words=st.lists(st.sampled_from(["iPhone", "McDonald", "NASA", "eBay", "macOS", "hello", "world", "the", "i"]),
                       min_size=1, max_size=12), spaces=st.sampled_from(["keep", "restore"]))

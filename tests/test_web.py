@@ -344,6 +344,17 @@ def test_the_page_elides_french_clitics_as_python_does(browser_page):
     assert errors == []
 
 
+def test_the_page_puts_no_capital_after_a_comma_on_a_common_word_as_python_does(browser_page):
+    """fr's card ``common_words``: "vie, J'ai" is a sentence start or no capital, on the page as in Python."""
+    page, _, _, errors = browser_page
+    items = [("cestlaviejaifaimilnestpasvenuaujourdhui", "auto"), ("merci pour ton message je te rappelle demain", "auto")]
+    python = Restorer(lang="fr", engine="char", spaces="auto")
+    got = web_restore(page, items, "fr")
+    assert got == [python(text) for text, _ in items]
+    assert not any(re.search(r", (J'ai|Il|Je)\b", out) for out in got)
+    assert errors == []
+
+
 def test_the_page_reads_typed_quotes_and_possessives_as_python_does(browser_page):
     """An apostrophe that stands between two words in unspaced text (quote_apostrophes.js): the page's NB segmenter
     puts the space before an opening quote and after a closing one or a plural's possessive, as Python's does."""

@@ -46,7 +46,10 @@ class CharEngine(Engine):
         self.card, self._segmenter = card, segmenter
         if list(card["features"]) != list(pack.features):
             raise ValueError(f"{onnx_path}: model features {card['features']} differ from pack {pack.code}")
-        self.index = {g: i for i, g in enumerate(card["vocab"])}
+        self.vocab, self.index = card["vocab"], {g: i for i, g in enumerate(card["vocab"])}
+        # the language's most frequent words that are no name, apostrophes left out (a capital after a comma on one
+        # is a sentence start or no capital: ``common_capital_penalty``; scripts/build_common_words.py)
+        self.common = frozenset(card.get("common_words", ()))
         self.options = options
         self.session = runtime.session(Path(onnx_path), options.threads)
         self.batch_size = options.batch_size
@@ -154,7 +157,8 @@ class CharEngine(Engine):
             if w.keep_start == 0 and one_grapheme_start:
                 scores[0, self.sentence_classes] = -np.inf
             best = self.one_source_spaces(scores, scores.argmax(-1), enforce[keep])
-            out[keep] = self.sentence_end_alone(scores, self.capital_after_mark(scores, best), given[keep])
+            out[keep] = self.sentence_end_alone(scores, self.capital_after_mark(scores, best, gids=gids[keep]),
+                                                given[keep])
             if self.pairing:
                 gains[:, :, keep] = self.pairing.gains(scores, out[keep])
         return self.pairing.resolve(out, gains, self.settings.pair_bonus) if self.pairing else out
@@ -203,29 +207,44 @@ class CharEngine(Engine):
         cls[both] = np.where(scores[both, alone] >= scores[both, rest], alone, rest)
         return cls
 
-    def capital_after_mark(self, scores: np.ndarray, cls: np.ndarray, penalty: float | None = None) -> np.ndarray:
+    def capital_after_mark(self, scores: np.ndarray, cls: np.ndarray, penalty: float | None = None,
+                           gids: np.ndarray | None = None) -> np.ndarray:
         """Resolve a capital after a non-final mark ("year, And"). The model predicts the mark and the next capital
         independently, so it may want both a sentence end (the capital) and a comma (the mark). Each such pair
         becomes the best of: a sentence-final mark instead, no capital, no mark (a name goes on), or both kept at a
-        cost of ``penalty`` (default: the card's ``capital_after_mark_penalty``, tuned on dev; inf keeps every pair).
-        Pairs are resolved within a window's kept part, so the result does not depend on the batch."""
+        cost of ``penalty`` (default: the card's ``capital_after_mark_penalty``, tuned on dev; inf keeps every pair);
+        where the capital starts a common word (``gids``: the graphemes read), at the cost of the card's
+        ``common_capital_penalty``. Pairs are resolved within a window's kept part, so the result does not depend
+        on the batch."""
         penalty = self.settings.capital_after_mark_penalty if penalty is None else penalty
-        if not np.isfinite(penalty) or not (self.caps_bit and self.space_bit and self.sentence_bits):
+        common = self.settings.common_capital_penalty if gids is not None and self.common else np.inf
+        if not (np.isfinite(penalty) or np.isfinite(common)) or not (self.caps_bit and self.space_bit
+                                                                      and self.sentence_bits):
             return cls
         prev, nxt = cls[:-1], cls[1:]
         pairs = np.flatnonzero((nxt & self.caps_bit != 0) & (prev & self.space_bit != 0)
                                & (prev & self.other_marks != 0) & (prev & self.sentence_bits == 0))
         for j in pairs:
+            word = np.isfinite(common) and self.common_word_at(gids, cls, j + 1)
+            cost = common if word else penalty
+            if not np.isfinite(cost):
+                continue
             a, b = int(cls[j]), int(cls[j + 1])
             ends = self.final_variants[a]  # a with its marks swapped for a sentence-final one
             end = ends[scores[j, ends].argmax()]
-            bare = a & ~self.other_marks  # the mark dropped: a name goes on ("Emmanuel Macron")
+            bare = a & ~self.other_marks  # the mark dropped: a name goes on ("Emmanuel Macron"), no common word
             options = ((scores[j, end] - scores[j, a], end, b),
                        (scores[j + 1, b & ~self.caps_bit] - scores[j + 1, b], a, b & ~self.caps_bit),
-                       (scores[j, bare] - scores[j, a], bare, b),
-                       (-penalty, a, b))
+                       (-np.inf if word else scores[j, bare] - scores[j, a], bare, b),
+                       (-cost, a, b))
             _, cls[j], cls[j + 1] = max(options, key=lambda o: o[0])
         return cls
+
+    def common_word_at(self, gids: np.ndarray, cls: np.ndarray, i: int) -> bool:
+        """Whether the word that starts at ``i`` (up to the next space of ``cls``) is one of the card's common words."""
+        spaces = np.flatnonzero(cls[i:] & self.space_bit)
+        end = i + int(spaces[0]) + 1 if len(spaces) else len(cls)
+        return "".join(self.vocab[g] for g in gids[i:end].tolist()).replace("'", "") in self.common
 
     def scores(self, logits: np.ndarray, enforce: np.ndarray, bias: np.ndarray | None = None, at_end: bool = False,
                end_mark: bool = False, marks: np.ndarray | None = None,

@@ -15,7 +15,7 @@ from .char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, N
 # spaces on unspaced input). The window keys are the export's first (a retrained model's are set anew).
 WINDOW_KEYS = ("window", "overlap", "cut")
 DECODING_KEYS = WINDOW_KEYS + ("bias", "nb_spaces", "nb_space", "nb_join", "capital_after_mark_penalty", "pair_bonus",
-                               "given_space", "given_join", "reread", "end_bias")
+                               "given_space", "given_join", "reread", "end_bias", "common_capital_penalty")
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,8 @@ class CharSettings:
     # the input's last grapheme, where it must take a sentence mark: offsets of those marks against each other (the
     # biases are fit to documents, where a "?" is rare in the middle and the end is one mark in hundreds)
     end_bias: dict[str, float] = field(default_factory=dict)
+    # capital_after_mark_penalty where the capital starts one of the card's ``common_words`` (no name: "vie, J'ai")
+    common_capital_penalty: float = math.inf
 
     @property
     def soft_nb(self) -> bool:
@@ -52,7 +54,8 @@ class CharSettings:
         return cls(card["window"], card["overlap"], card["cut"], dict(card.get("bias", {})),
                    number("capital_after_mark_penalty", None), number("given_space", 0.0),
                    number("given_join", 0.0), number("pair_bonus", 0.0), number("nb_space", None),
-                   number("nb_join", None), number("reread", 0.0), dict(card.get("end_bias", {})))
+                   number("nb_join", None), number("reread", 0.0), dict(card.get("end_bias", {})),
+                   number("common_capital_penalty", None))
 
 
 def class_bias(pack: LanguagePack, bias: dict[str, float]) -> np.ndarray:

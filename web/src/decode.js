@@ -44,6 +44,10 @@ export class Decoder {
     this.bias = classBias(pack, card.bias ?? {});
     this.endBias = classBias(pack, card.end_bias ?? {}); // the sentence marks weighed anew at the input's end
     this.penalty = card.capital_after_mark_penalty ?? Infinity;
+    // the penalty where the capital starts one of the card's common words (char_e2e.py ``common_word_at``)
+    this.commonPenalty = card.common_capital_penalty ?? Infinity;
+    this.common = new Set(card.common_words ?? []);
+    this.vocab = card.vocab;
     this.noSpace = all.filter((c) => !(c & this.space));
     this.hasSpace = all.filter((c) => c & this.space);
     this.sentenceClasses = all.filter((c) => c & this.sentenceBits);
@@ -152,31 +156,48 @@ export class Decoder {
 
   /** Argmax per row; the soft NB spaces' disagreements with the model's own spaced as one side (oneSource); then
    * "year, And": a capital after a non-final mark becomes the best of a sentence-final mark instead, no capital,
-   * no mark, or both kept at a cost of the card's ``capital_after_mark_penalty``. ``enforce`` from ``from`` on:
-   * the rows' space states. */
-  argmax(scores, enforce, from) {
+   * no mark, or both kept at a cost of the card's ``capital_after_mark_penalty`` (``common_capital_penalty`` where
+   * the capital starts a common word of ``gids``, the window's graphemes read: then never "no mark"). ``enforce``
+   * from ``from`` on: the rows' space states. */
+  argmax(scores, enforce, from, gids) {
     const all = Array.from({ length: this.n }, (_, c) => c);
     const cls = this.oneSource(scores, Int32Array.from(scores, (row) => argmaxOf(row, all)), enforce, from);
-    if (!Number.isFinite(this.penalty) || !(this.caps && this.space && this.sentenceBits)) return cls;
+    const common = this.common.size ? this.commonPenalty : Infinity;
+    if (!(Number.isFinite(this.penalty) || Number.isFinite(common)) || !(this.caps && this.space && this.sentenceBits)) {
+      return cls;
+    }
     const pairs = [];
     for (let j = 0; j + 1 < cls.length; j++) {
       const prev = cls[j];
       if (cls[j + 1] & this.caps && prev & this.space && prev & this.otherMarks && !(prev & this.sentenceBits)) pairs.push(j);
     }
     for (const j of pairs) {
+      const word = Number.isFinite(common) && this.commonWordAt(gids, cls, j + 1);
+      const cost = word ? common : this.penalty;
+      if (!Number.isFinite(cost)) continue;
       const a = cls[j];
       const b = cls[j + 1];
       const ends = this.finalVariants[a];
       const end = argmaxOf(scores[j], ends);
       const lower = b & ~this.caps;
-      const bare = a & ~this.otherMarks; // the mark dropped: a name goes on ("Emmanuel Macron")
+      const bare = a & ~this.otherMarks; // the mark dropped: a name goes on ("Emmanuel Macron"), no common word
       const options = [[Math.fround(scores[j][end] - scores[j][a]), end, b],
         [Math.fround(scores[j + 1][lower] - scores[j + 1][b]), a, lower],
-        [Math.fround(scores[j][bare] - scores[j][a]), bare, b], [-this.penalty, a, b]];
+        [word ? -Infinity : Math.fround(scores[j][bare] - scores[j][a]), bare, b], [-cost, a, b]];
       let pick = options[0];
       for (const o of options.slice(1)) if (o[0] > pick[0]) pick = o;
       [, cls[j], cls[j + 1]] = pick;
     }
     return cls;
+  }
+
+  /** Whether the word that starts at ``i`` (up to the next space of ``cls``) is one of the card's common words. */
+  commonWordAt(gids, cls, i) {
+    let word = "";
+    for (let k = i; k < cls.length; k++) {
+      word += this.vocab[gids[k]];
+      if (cls[k] & this.space) break;
+    }
+    return this.common.has(word.replaceAll("'", ""));
   }
 }

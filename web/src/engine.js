@@ -98,7 +98,8 @@ export class CharEngine {
       const scores = this.decoder.scores(lg, w.start, w.keepStart, w.keepEnd, enforce, w.keepEnd === gids.length,
         endMark, marks, fixed);
       if (w.keepStart === 0 && oneGraphemeStart) for (const c of this.decoder.sentenceClasses) scores[0][c] = -Infinity;
-      const cls = this.sentenceEndAlone(scores, this.decoder.argmax(scores, enforce, w.keepStart), fixed ?? marks,
+      const read = gids.subarray(w.keepStart, w.keepEnd);
+      const cls = this.sentenceEndAlone(scores, this.decoder.argmax(scores, enforce, w.keepStart, read), fixed ?? marks,
         w.keepStart);
       out.set(cls, w.keepStart);
       if (pairs) this.pairing.gains(scores, cls, gains, w.keepStart);
