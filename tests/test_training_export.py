@@ -79,7 +79,8 @@ def test_char_reexport_keeps_the_tuned_decoding_of_the_card_it_replaces(char_run
     windows are the export's, and a card of other features passes nothing on."""
     path = export_char.export([char_run], "en", tmp_path, "char", 48, 16, 8, check_windows=8, quantize=False)
     tuned = {"window": 96, "bias": {".": 1.5, "SPACE": -0.5}, "nb_spaces": True, "nb_space": 3.0, "nb_join": 2.0,
-             "capital_after_mark_penalty": 0.5, "pair_bonus": 1.0}
+             "capital_after_mark_penalty": 0.5, "pair_bonus": 1.0, "common_capital_penalty": 1.0,
+             "common_words": ["the", "and"]}
     path.with_suffix(".json").write_text(json.dumps({**card_of(path), **tuned}))
     card = card_of(export_char.export([char_run], "en", tmp_path, "char", 48, 16, 8, check_windows=8, quantize=False))
     assert {k: card[k] for k in tuned if k != "window"} == {k: v for k, v in tuned.items() if k != "window"}

@@ -18,6 +18,9 @@ from . import export as flow
 from .train_char import DATA_FILES, dev_windows
 
 
+CARD_DATA = ("common_words", "common_words_command")  # what decoding reads beside its settings (build_common_words.py)
+
+
 def carried_decoding(card_path: Path, pack) -> dict:
     """The tuned decoding (biases, spaces, penalties; not the windows, which the export sets) of the card that this
     export replaces, when that is one pack's with the same features: a retrained model starts from its
@@ -28,7 +31,7 @@ def carried_decoding(card_path: Path, pack) -> dict:
         return {}
     if "packs" in old or old.get("features") != list(pack.features):
         return {}
-    return {k: old[k] for k in DECODING_KEYS if k in old and k not in WINDOW_KEYS}
+    return {k: old[k] for k in (*DECODING_KEYS, *CARD_DATA) if k in old and k not in WINDOW_KEYS}
 
 
 def export(runs: list[Path], lang: str | list[str], out_dir: Path, name: str, window: int, overlap: int, cut: int,
