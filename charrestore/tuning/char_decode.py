@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..engines.char_settings import class_bias
-from ..engines.char_input import UNKNOWN
+from ..engines.char_input import UNKNOWN, grapheme_ids
 from .dev import unspaced_docs
 
 
@@ -53,15 +53,16 @@ def _f1(c) -> float:
 
 
 def decode(engine, docs, logits, bias, nb=False, penalty=math.inf, states=None):
-    """Classes as the runtime decodes them, with ``bias`` and the capital-after-mark ``penalty``;
-    with ``nb`` the NB segmenter's spaces are enforced, else ``states`` (one array per document) when given."""
+    """Classes as the runtime decodes them, with ``bias`` and the capital-after-mark ``penalty`` (and the card's
+    common-word one); with ``nb`` the NB segmenter's spaces are enforced, else ``states`` (one array per document)
+    when given."""
     preds = []
     for k, ((base, _, enforce), lg) in enumerate(zip(docs, logits)):
         given = enforce if nb else states[k] if states is not None else np.full(len(base), UNKNOWN, np.int32)
         scores = engine.scores(lg, given, class_bias(engine.pack, bias), at_end=True,
                                end_mark=engine.ends_sentence(base))
         cls = engine.one_source_spaces(scores, scores.argmax(-1).astype(np.int32), given)
-        cls = engine.capital_after_mark(scores, cls, penalty)
+        cls = engine.capital_after_mark(scores, cls, penalty, gids=grapheme_ids(base, engine.index))
         if engine.pairing:
             cls = engine.pairing.resolve(cls, engine.pairing.gains(scores, cls), engine.settings.pair_bonus)
         preds.append(cased(engine, base, cls))
