@@ -138,14 +138,19 @@ class PlainUnigrams(Mapping):
             return self._all.get(word, default)
         logp = self._known.get(word, self)
         if logp is self:
-            logp = self._uni.get(word)
-            if logp is not None and not word.isascii() and word.translate(self._table) != word:
-                logp = None  # a marked word: its count went to its plain form
-            for marked in self._marked.get(word, ()):
-                p = self._uni[marked]
-                logp = p if logp is None else math.log10(10.0 ** logp + 10.0 ** p)
-            self._known[word] = logp
+            logp = self._known[word] = self._summed(word)
         return default if logp is None else logp
+
+    def _summed(self, word: str) -> float | None:
+        """log10 of the P of ``word`` (none where it is a marked word: its count went to its plain form) and of the
+        marked words that become it, added in the counts' order."""
+        logp = self._uni.get(word)
+        if logp is not None and not word.isascii() and word.translate(self._table) != word:
+            logp = None
+        for marked in self._marked.get(word, ()):
+            p = self._uni[marked]
+            logp = p if logp is None else math.log10(10.0 ** logp + 10.0 ** p)
+        return logp
 
     def __getitem__(self, word: str) -> float:
         if (logp := self.get(word)) is None:
@@ -160,8 +165,8 @@ class PlainUnigrams(Mapping):
             out = dict(self._uni)
             for form, group in self._marked.items():
                 for word in group:
-                    logp, had = out.pop(word), out.get(form)
-                    out[form] = logp if had is None else math.log10(10.0 ** had + 10.0 ** logp)
+                    del out[word]
+                out[form] = self._summed(form)
             self._all = out
         return self._all
 
