@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import json
 import lzma
 from pathlib import Path
 
 import regex
 
 from charrestore.counts import read
+from charrestore.tuning.record import card_path, update_card
 
 ROOT = Path(__file__).resolve().parent.parent
 WORD = regex.compile(r"\p{L}+(?:'\p{L}+)*")
@@ -56,7 +56,8 @@ def common_words(lang: str, top: int, corpus: Path, most: float) -> list[str]:
     names = set()
     if proper.is_file():
         names = {line.split("\t")[0].lower() for line in gzip.open(proper, "rt", encoding="utf-8")}
-    words = [w for w in read(models / "nb.counts").words[: top + 1] if WORD.fullmatch(w) and w not in names]
+    counted = read(models / "nb.counts").words[: top + 1]  # the first is the start context, "<s>"
+    words = [w for w in counted if WORD.fullmatch(w) and w not in names]
     shares = capitalised_inside(corpus, set(words))
     return list(dict.fromkeys(w.replace("'", "") for w in words if shares.get(w, 1.0) <= most))
 
@@ -69,14 +70,13 @@ def main() -> None:
     p.add_argument("--corpus", type=Path, required=True, help="the char model's training file")
     p.add_argument("--most", type=float, default=0.05, help="the largest share of capitals inside a sentence")
     args = p.parse_args()
-    path = ROOT / "models" / args.lang / "char.json"
-    card = json.loads(path.read_text(encoding="utf-8"))
-    card["common_words"] = common_words(args.lang, args.top, args.corpus, args.most)
-    card["common_capital_penalty"] = args.penalty
-    card["common_words_command"] = (f"python scripts/build_common_words.py --lang {args.lang} --top {args.top} "
-                                    f"--penalty {args.penalty} --corpus {args.corpus} --most {args.most}")
-    path.write_text(json.dumps(card, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    print(f"{path}: {len(card['common_words'])} common words, common_capital_penalty {args.penalty}")
+    path = card_path(args.lang, "char")
+    words = common_words(args.lang, args.top, args.corpus, args.most)
+    update_card(path, {"common_words": words, "common_capital_penalty": args.penalty,
+                       "common_words_command": f"python scripts/build_common_words.py --lang {args.lang} --top "
+                                               f"{args.top} --penalty {args.penalty} --corpus {args.corpus} "
+                                               f"--most {args.most}"})
+    print(f"{path}: {len(words)} common words, common_capital_penalty {args.penalty}")
 
 
 if __name__ == "__main__":
