@@ -21,13 +21,14 @@ and Vietnamese dev scored alike with and without (docs/results.md): left off.
 from __future__ import annotations
 
 import argparse
-import gzip
 import lzma
 from pathlib import Path
 
 import regex
 
+from charrestore import load_pack
 from charrestore.counts import read
+from charrestore.proper_case import ProperCase
 from charrestore.tuning.record import card_path, update_card
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,13 +51,9 @@ def capitalised_inside(corpus: Path, words: set[str]) -> dict[str, float]:
 def common_words(lang: str, top: int, corpus: Path, most: float) -> list[str]:
     """The ``top`` most frequent words of the pack's NB counts that are no proper form, nor capitalised inside a
     sentence of ``corpus`` more often than ``most``; apostrophes left out."""
-    models = ROOT / "models" / lang
-    proper = models / "proper.txt.gz"
-    names = set()
-    if proper.is_file():
-        names = {line.split("\t")[0].lower() for line in gzip.open(proper, "rt", encoding="utf-8")}
-    counted = read(models / "nb.counts").words[: top + 1]  # the first is the start context, "<s>"
-    words = [w for w in counted if WORD.fullmatch(w) and w not in names]
+    proper = ProperCase.load(lang) if "proper" in load_pack(lang).models else None
+    counted = read(ROOT / "models" / lang / "nb.counts").words[: top + 1]  # the first is the start context, "<s>"
+    words = [w for w in counted if WORD.fullmatch(w) and (proper is None or proper.capitals(w, True) is None)]
     shares = capitalised_inside(corpus, set(words))
     return list(dict.fromkeys(w.replace("'", "") for w in words if shares.get(w, 1.0) <= most))
 
