@@ -76,7 +76,7 @@ class Apostrophes:
     @classmethod
     def load(cls, lang: str, root: Path | None = None, name: str = "apostrophes") -> "Apostrophes":
         card, path = load_card(lang, name, root, kind="apostrophes")
-        words, counts, contexts, _ = read_counts(path)
+        words, counts, contexts = read_counts(path)[:3]
         params = card["params"]
         return cls(words, counts, contexts, card["total"], params.get("smoothing", 1000.0), params.get("bias", 0.0),
                    card.get("cased"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Mapping
 
 import numpy as np
@@ -84,10 +84,15 @@ def marked_by_plain(words: list[str]) -> dict[str, list[str]]:
     >>> marked_by_plain(["má", "mà", "ơi", "ok"])
     {'ma': ['má', 'mà'], 'oi': ['ơi']}
     """
-    marked, out = [w for w in words if not w.isascii()], defaultdict(list)
-    for word, form in made_pairs(marked, plain_table(marked)):
-        out[form].append(word)
-    return dict(out)
+    marked, out = [w for w in words if not w.isascii()], {}
+    for word, form in zip(marked, _translated("\n".join(marked), plain_table(marked)).split("\n")):
+        if form != word:
+            group = out.get(form)
+            if group is None:
+                out[form] = [word]
+            else:
+                group.append(word)
+    return out
 
 
 class PlainContexts:
@@ -160,9 +165,17 @@ class PlainUnigrams(Mapping):
     def __contains__(self, word) -> bool:
         return self.get(word) is not None
 
+    def holding(self, char: str) -> list[str]:
+        """The words that hold ``char`` (the apostrophe words of a text that holds one), as iterating would give
+        them but not in its order, without making the others."""
+        if self._all is not None:
+            return [w for w in self._all if char in w]
+        table = self._table
+        return list(dict.fromkeys(w if w.isascii() else w.translate(table) for w in self._uni if char in w))
+
     def _made(self) -> dict[str, float]:
         if self._all is None:
-            out = dict(self._uni)
+            out = dict(self._uni.items())
             for form, group in self._marked.items():
                 for word in group:
                     del out[word]

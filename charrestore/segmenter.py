@@ -29,11 +29,11 @@ import regex
 from . import codec_fast, fast_viterbi, viterbi
 from .cards import ModelError, load_card
 from .clusters import inside_graphemes
-from .counts import reach_of
-from .counts import read as read_counts
+from .counts import reach_of, read as read_counts
 from .packs import PackError, load_pack
-from .plain_letters import is_plain, keyboard_plain, made_plain, marked_by_plain
+from .plain_letters import PlainUnigrams, is_plain, keyboard_plain, made_plain, marked_by_plain
 from .quote_apostrophes import FREQUENT, ApostropheWords, apostrophe_words, split_runs
+from .sorted_words import SortedWords
 from .viterbi import START
 
 _W = r"[\p{L}\p{N}\p{M}\u200c\u200d]"
@@ -104,12 +104,13 @@ class Segmenter:
         self._index(list(unigrams), list(unigrams.values()), {p: " ".join(v) for p, v in grouped.items()})
         self._set(L=L, smoothing=smoothing, camel=camel, digits=digits, caps=caps)
 
-    def _index(self, words: list[str], counts, contexts: dict[str, str]) -> None:
-        """log10 P(w) per word; the pairs of each context word stay a raw "word count ..." string until
-        that word is first met, so that loading reads hundreds of thousands of pairs without parsing them."""
+    def _index(self, words: list[str], counts, contexts: dict[str, str], is_sorted: bool = False) -> None:
+        """log10 P(w) per word (``is_sorted``: by bisection, sorted_words.py); each context word's pairs stay a raw
+        "word count ..." string until that word is met: loading parses none of the hundreds of thousands."""
         self._log_n = math.log10(self.total)
         with np.errstate(divide="ignore"):
-            self._uni = dict(zip(words, (np.log10(np.asarray(counts, float)) - self._log_n).tolist()))
+            logp = (np.log10(np.asarray(counts, float)) - self._log_n).tolist()
+        self._uni = SortedWords(words, logp) if is_sorted else dict(zip(words, logp))
         self._raw_contexts = contexts
         self._contexts: dict[str, dict[str, float]] = {}
 
@@ -171,10 +172,9 @@ class Segmenter:
         if not clitics:
             return self
         mass = dict.fromkeys(clitics, 0.0)
-        for word in [w for w in self._uni if "'" in w]:
-            cut = word.find("'") + 1
-            if 0 < cut < len(word) and word[:cut] in mass:
-                mass[word[:cut]] += 10.0 ** self._uni[word]
+        for word, logp in self._uni.items():
+            if "'" in word and 0 < (cut := word.find("'") + 1) < len(word) and word[:cut] in mass:
+                mass[word[:cut]] += 10.0 ** logp
         reach = self._reach()
         for clitic, p in mass.items():
             for form in {clitic, clitic.replace("'", "\u2019")}:
@@ -349,9 +349,10 @@ class Segmenter:
 
     def _apostrophe_words(self) -> ApostropheWords:
         """What the counts' words with an apostrophe say of one typed between letters, found on first use."""
-        found = self.__dict__.get("_apostrophes")
-        if found is None:
-            found = self._apostrophes = apostrophe_words(w for w in self._uni if "'" in w)
+        found, uni = self.__dict__.get("_apostrophes"), self._uni
+        if found is None:  # of counts made plain: their apostrophe words alone, not all 300,000 made
+            held = uni.holding("'") if isinstance(uni, PlainUnigrams) else (w for w in uni if "'" in w)
+            found = self._apostrophes = apostrophe_words(held)
         return found
 
     def _reach(self) -> dict[str, int]:
@@ -368,11 +369,11 @@ def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
         return (general := _load(lang, root, False)).configured(**general.prose_params)
     card, path = load_card(lang, "nb", root)
     try:
-        words, counts, contexts, reach = read_counts(path)
+        words, counts, contexts, reach, is_sorted = read_counts(path)
         params = card.get("params", {})
         seg = object.__new__(Segmenter)
         seg.total = float(card.get("total") or counts.sum())
-        seg._index(words, counts, contexts)
+        seg._index(words, counts, contexts, is_sorted)
         seg._reach_table = reach
         seg.prose_params = card.get("prose_params") or {}
         seg._set(L=params.get("L", 20), smoothing=params.get("smoothing", 10.0),

@@ -5,7 +5,7 @@ The char model predicts a mark and the next word's capital apart, so it may writ
 name after a comma (French novels: "dit Clarisse, M. Dupont") keeps them all (``capital_after_mark_penalty`` null).
 A common word is no name: there the pair is a sentence start the model half saw, or no capital, and it is resolved
 at the cost of ``common_capital_penalty`` (never by dropping the mark). The common words are the NB counts' most
-frequent (the file holds them most frequent first), less the pack's proper forms and the words that the training
+frequent (the file's ties in its order), less the pack's proper forms and the words that the training
 text writes with a capital inside a sentence more often than ``--most`` ("Madame", "Paris"), their apostrophes left
 out (the apostrophes of "jai" are restored after the model reads it).
 
@@ -52,7 +52,9 @@ def common_words(lang: str, top: int, corpus: Path, most: float) -> list[str]:
     """The ``top`` most frequent words of the pack's NB counts that are no proper form, nor capitalised inside a
     sentence of ``corpus`` more often than ``most``; apostrophes left out."""
     proper = ProperCase.load(lang) if "proper" in load_pack(lang).models else None
-    counted = read(ROOT / "models" / lang / "nb.counts").words[: top + 1]  # the first is the start context, "<s>"
+    counts = read(ROOT / "models" / lang / "nb.counts")
+    ranked = sorted(range(len(counts.words)), key=lambda k: -counts.counts[k])  # stable: ties in the file's order
+    counted = [counts.words[k] for k in ranked[: top + 1]]  # the first is the start context, "<s>"
     words = [w for w in counted if WORD.fullmatch(w) and (proper is None or proper.capitals(w, True) is None)]
     shares = capitalised_inside(corpus, set(words))
     return list(dict.fromkeys(w.replace("'", "") for w in words if shares.get(w, 1.0) <= most))

@@ -51,6 +51,19 @@ def test_the_counts_are_made_plain_as_plain_makes_each_word(lang):
     assert pairs.get(prev) is None and pairs.get(plain(prev))
 
 
+def test_the_apostrophe_words_of_the_counts_made_plain_leave_the_rest_unmade():
+    """A text with an apostrophe asks for the words that hold one: of fr's counts made plain, found without making
+    all 300,000 plain (0.3 s of a start-up), the same words as making them all gives, in any order."""
+    seg = Segmenter.load("fr")
+    lazy, _, _ = made_plain(seg._uni, seg._raw_contexts, seg._reach(), seg.marked_by_plain())
+    held = lazy.holding("'")
+    assert lazy._all is None and "l'ecole" in held and "l'école" not in held and len(set(held)) == len(held)
+    made, _, _ = made_plain(seg._uni, seg._raw_contexts, seg._reach(), seg.marked_by_plain())
+    assert set(held) == {w for w in made if "'" in w} and set(made.holding("'")) == set(held)
+    plain_seg = seg.plain_for("l'intelligenceartificielle")
+    assert plain_seg.segment("l'intelligenceartificielle") == "l'intelligence artificielle"
+
+
 def test_plain_text_is_segmented_with_the_plain_counts():
     seg = Segmenter.load("vi")
     assert seg.segment("chucmungnammoi") == "chuc mung nam moi"

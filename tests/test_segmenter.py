@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import charrestore.counts as counts_file
 import charrestore.segmenter as segmenter_module
-from charrestore.cards import ModelError
+from charrestore.cards import ModelError, sha256_of
 from charrestore.codec import graphemes
 from charrestore.segmenter import HARD, Segmenter
 
@@ -169,6 +169,26 @@ def test_corrupt_counts(tmp_path):
         Segmenter.load("en", tmp_path)
 
 
+def test_counts_of_either_format_decode_alike(tmp_path, seg):
+    """Format 2 holds the words sorted and the segmenter bisects them (sorted_words.py); a format-1 file (its words
+    in any order) still loads, into a dict: the same P per word and the same cuts."""
+    old = tmp_path / "en"
+    shutil.copytree(FIXTURE / "en", old)
+    words, counts, contexts, reach, is_sorted = counts_file.read(old / "nb.counts")
+    assert is_sorted and words == sorted(words)
+    raw = (old / "nb.counts").read_bytes()
+    (old / "nb.counts").write_bytes(counts_file.MAGIC_1 + raw[len(counts_file.MAGIC):])
+    card = json.loads((old / "nb.json").read_text(encoding="utf-8"))
+    (old / "nb.json").write_text(json.dumps({**card, "sha256": sha256_of(old / "nb.counts")}), encoding="utf-8")
+    legacy = segmenter_module._load.__wrapped__("en", tmp_path)  # not cached: the module's segmenters stay
+    assert type(legacy._uni) is dict and type(seg._uni) is not dict
+    assert dict(seg._uni.items()) == legacy._uni and list(seg._uni) == list(legacy._uni)
+    for text in ("followfridayonthebus", "FollowFriday", "thecatsatonthemat and then", "x" * 30):
+        assert seg.cuts(text) == legacy.cuts(text)
+    with pytest.raises(ValueError, match="twice"):
+        counts_file.write(tmp_path / "twice.counts", ["a", "b", "a"], [1, 2, 3], {})
+
+
 # --- CLI ---------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -312,7 +332,7 @@ TEXTS = ROOT / "tests" / "fixtures" / "text"
 
 def read_counts(folder: Path) -> tuple[dict, dict]:
     """(word -> count, "prev word" -> count) of a counts file written by train nb."""
-    words, counts, contexts, _ = counts_file.read(folder / "nb.counts")
+    words, counts, contexts = counts_file.read(folder / "nb.counts")[:3]
     bigrams = {}
     for prev, raw in contexts.items():
         parts = raw.split(" ")

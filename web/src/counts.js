@@ -1,19 +1,20 @@
 /**
  * The NB segmenter's counts file (charrestore/counts.py): a header, then one zlib stream of the unigram counts
- * (float64, most frequent first), the words, the context words, their raw "word count ..." pairs, and the reach
+ * (float64), the words (sorted by code point in format 2, most frequent first in format 1; the page reads both), the context words, their raw "word count ..." pairs, and the reach
  * table (last three letters -> length of the longest word ending in them). The browser's
  * DecompressionStream("deflate") reads zlib.
  */
 
 import { inflate } from "./fetch.js";
 
-const MAGIC = "charrestore-nb-counts 1\n";
+const MAGICS = ["charrestore-nb-counts 2\n", "charrestore-nb-counts 1\n"];
+const MAGIC = MAGICS[0];
 const HEADER = 6 * 8;
 
 /** {words, counts, contexts: Map(word -> raw pairs), reach: Map(ending -> length)} of a counts file's bytes. */
 export async function readCounts(bytes) {
   const magic = new TextDecoder().decode(bytes.subarray(0, MAGIC.length));
-  if (magic !== MAGIC || bytes.length < MAGIC.length + HEADER) throw new Error("not a charrestore counts file");
+  if (!MAGICS.includes(magic) || bytes.length < MAGIC.length + HEADER) throw new Error("not a charrestore counts file");
   const head = new DataView(bytes.buffer, bytes.byteOffset + MAGIC.length, HEADER);
   const [n, nReach, ...sizes] = Array.from({ length: 6 }, (_, k) => Number(head.getBigUint64(8 * k, true)));
   const payload = await inflate(bytes.subarray(MAGIC.length + HEADER), "deflate");
