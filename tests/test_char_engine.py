@@ -251,6 +251,28 @@ def test_a_capital_after_a_comma_on_a_common_word_is_resolved_at_its_own_cost(re
     assert engine.capital_after_mark(scores, cls.copy()).tolist() == cls.tolist()  # no graphemes: no common word
 
 
+def test_the_last_mark_is_weighed_by_the_word_that_opens_its_sentence():
+    """de's and ru's cards hold the words that open questions in their training text (``sentence_openers``): a short
+    question typed alone ends with "?" where the model alone wrote "."; a statement, and the marks inside a text,
+    stay the model's."""
+    for lang, question, statement in (("de", "was machst du heute abend", "ich gehe heute ins kino"),
+                                      ("ru", "почему он не пришел вчера", "я иду домой")):
+        restorer = Restorer(lang=lang, engine="char")
+        alone = Restorer(lang=lang, engine="char")
+        alone.engine = alone.engine.configured(sentence_opener_weight=0.0)
+        assert restorer.engine.openers and restorer.engine.settings.sentence_opener_weight > 0
+        assert alone(question).endswith(".") and restorer(question).endswith("?")
+        assert restorer(statement) == alone(statement) and restorer(statement).endswith(".")
+        both = f"{statement}. {question}"  # the opener of the last sentence, after a typed one
+        assert restorer(both).endswith("?") and restorer(both).split(". ")[0] == alone(both).split(". ")[0]
+    ids = {g: i for i, g in enumerate(restorer.engine.vocab)}
+    engine, pack = restorer.engine, restorer.engine.pack
+    cls = np.zeros(6, np.int32)
+    cls[1], cls[-1] = pack.bit(".") | pack.bit("SPACE"), pack.bit(".")  # "«я. — Почему»": signs at the word's edges
+    gids = np.array([ids["я"], ids["я"], ids.get("—", 0), ids["п"], ids["о"], ids["ч"]])
+    assert engine.openers.opener(gids, cls, True) == "поч" and engine.openers.opener(gids, cls[:1], False) is None
+
+
 @settings(max_examples=60, deadline=None)
 @given(words=st.lists(st.sampled_from(["iPhone", "McDonald", "NASA", "eBay", "macOS", "hello", "world", "the", "i"]),
                       min_size=1, max_size=12), spaces=st.sampled_from(["keep", "restore"]))

@@ -355,6 +355,22 @@ def test_the_page_puts_no_capital_after_a_comma_on_a_common_word_as_python_does(
     assert errors == []
 
 
+def test_the_page_weighs_the_last_mark_by_its_sentences_first_word_as_python_does(browser_page):
+    """de's and ru's ``sentence_openers``: a short question typed alone ends with "?", on the page as in Python; an
+    unknown sign before the opener is no letter of it."""
+    page, _, _, errors = browser_page
+    cases = {"de": [("was machst du heute abend", "auto"), ("ich gehe heute ins kino. warum kommst du nicht mit", "auto"),
+                    ("wasmachstduheuteabend", "auto")],
+             "ru": [("почему он не пришел вчера", "auto"), ("«почему он не пришел вчера»", "auto"),
+                    ("почему он не пришел вчера", "keep")]}
+    for lang, items in cases.items():
+        python = [Restorer(lang=lang, engine="char", spaces=spaces) for _, spaces in items]
+        got = web_restore(page, items, lang)
+        assert got == [r(text) for r, (text, _) in zip(python, items)]
+        assert all(out.rstrip("»").endswith("?") for out in got)
+    assert errors == []
+
+
 def test_the_page_reads_typed_quotes_and_possessives_as_python_does(browser_page):
     """An apostrophe that stands between two words in unspaced text (quote_apostrophes.js): the page's NB segmenter
     puts the space before an opening quote and after a closing one or a plural's possessive, as Python's does."""

@@ -23,6 +23,7 @@ from ..units import unit_case
 from .base import Engine, EngineOptions
 from .char_case import abbreviation_case, typed_mixed_case
 from .char_digits import inside_digits, number_gaps
+from .char_openers import SentenceOpeners
 from .char_pairs import Pairing
 from .char_input import (GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE, UNKNOWN, grapheme_ids,
                          input_ids)
@@ -65,6 +66,7 @@ class CharEngine(Engine):
         self.final_variants = [classes[((classes & ~marks) == (c & ~marks)) & (classes & self.sentence_bits != 0)
                                        & (classes & self.other_marks == 0)] for c in classes]
         self.pairing = Pairing(pack)
+        self.openers = SentenceOpeners(pack, card, self.vocab)  # the last mark weighed by its sentence's first word
         self.proper = None  # the pack's proper forms (proper_case.py), where it ships them
         self.accents = None  # plain text read with its words' likely accents (char_accents.py), where the pack asks
         self.settings = CharSettings.from_card(card)
@@ -159,6 +161,9 @@ class CharEngine(Engine):
             best = self.one_source_spaces(scores, scores.argmax(-1), enforce[keep])
             out[keep] = self.sentence_end_alone(scores, self.capital_after_mark(scores, best, gids=gids[keep]),
                                                 given[keep])
+            if end_mark and w.keep_end == len(gids) and self.openers and self.settings.sentence_opener_weight:
+                out[keep] = self.openers.at_end(scores, out[keep], gids[keep], w.keep_start == 0,
+                                                self.settings.sentence_opener_weight)
             if self.pairing:
                 gains[:, :, keep] = self.pairing.gains(scores, out[keep])
         return self.pairing.resolve(out, gains, self.settings.pair_bonus) if self.pairing else out

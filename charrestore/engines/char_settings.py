@@ -15,7 +15,8 @@ from .char_input import GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, N
 # spaces on unspaced input). The window keys are the export's first (a retrained model's are set anew).
 WINDOW_KEYS = ("window", "overlap", "cut")
 DECODING_KEYS = WINDOW_KEYS + ("bias", "nb_spaces", "nb_space", "nb_join", "capital_after_mark_penalty", "pair_bonus",
-                               "given_space", "given_join", "reread", "end_bias", "common_capital_penalty")
+                               "given_space", "given_join", "reread", "end_bias", "common_capital_penalty",
+                               "sentence_opener_weight")
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ class CharSettings:
     end_bias: dict[str, float] = field(default_factory=dict)
     # capital_after_mark_penalty where the capital starts one of the card's ``common_words`` (no name: "vie, J'ai")
     common_capital_penalty: float = math.inf
+    # the input's last mark: what the lift of its sentence's first word (the card's ``sentence_openers``) weighs
+    sentence_opener_weight: float = 0.0
 
     @property
     def soft_nb(self) -> bool:
@@ -55,7 +58,7 @@ class CharSettings:
                    number("capital_after_mark_penalty", None), number("given_space", 0.0),
                    number("given_join", 0.0), number("pair_bonus", 0.0), number("nb_space", None),
                    number("nb_join", None), number("reread", 0.0), dict(card.get("end_bias", {})),
-                   number("common_capital_penalty", None))
+                   number("common_capital_penalty", None), number("sentence_opener_weight", 0.0))
 
 
 def class_bias(pack: LanguagePack, bias: dict[str, float]) -> np.ndarray:

@@ -18,7 +18,8 @@ from . import export as flow
 from .train_char import DATA_FILES, dev_windows
 
 
-CARD_DATA = ("common_words", "common_words_command")  # what decoding reads beside its settings (build_common_words.py)
+# what decoding reads beside its settings (build_common_words.py, build_sentence_openers.py)
+CARD_DATA = ("common_words", "common_words_command", "sentence_openers", "sentence_openers_command")
 
 
 def carried_decoding(card_path: Path, pack) -> dict:

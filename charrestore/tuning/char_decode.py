@@ -62,7 +62,10 @@ def decode(engine, docs, logits, bias, nb=False, penalty=math.inf, states=None):
         scores = engine.scores(lg, given, class_bias(engine.pack, bias), at_end=True,
                                end_mark=engine.ends_sentence(base))
         cls = engine.one_source_spaces(scores, scores.argmax(-1).astype(np.int32), given)
-        cls = engine.capital_after_mark(scores, cls, penalty, gids=grapheme_ids(base, engine.index))
+        gids = grapheme_ids(base, engine.index)
+        cls = engine.capital_after_mark(scores, cls, penalty, gids=gids)
+        if engine.openers and engine.settings.sentence_opener_weight and engine.ends_sentence(base):
+            cls = engine.openers.at_end(scores, cls, gids, True, engine.settings.sentence_opener_weight)
         if engine.pairing:
             cls = engine.pairing.resolve(cls, engine.pairing.gains(scores, cls), engine.settings.pair_bonus)
         preds.append(cased(engine, base, cls))

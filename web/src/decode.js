@@ -5,7 +5,7 @@
  * (Math.fround): a near-tie must be decided on the same numbers.
  */
 
-import { GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE } from "./input.js";
+import { GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE, UNK } from "./input.js";
 import { CAPS, SPACE } from "./pack.js";
 
 const UNEXPECTED = 0.01; // given marks the model gives less than this chance decide no case
@@ -47,6 +47,11 @@ export class Decoder {
     // the penalty where the capital starts one of the card's common words (char_e2e.py ``common_word_at``)
     this.commonPenalty = card.common_capital_penalty ?? Infinity;
     this.common = new Set(card.common_words ?? []);
+    // the input's last mark weighed by the first word of its sentence (char_openers.py): mark bit -> word -> lift
+    this.openers = new Map(Object.entries(card.sentence_openers ?? {})
+      .filter(([mark, words]) => pack.sentenceMarks.includes(mark) && Object.keys(words).length)
+      .map(([mark, words]) => [pack.bit(mark), new Map(Object.entries(words))]));
+    this.openerWeight = card.sentence_opener_weight ?? 0;
     this.vocab = card.vocab;
     this.noSpace = all.filter((c) => !(c & this.space));
     this.hasSpace = all.filter((c) => c & this.space);
@@ -188,6 +193,49 @@ export class Decoder {
       for (const o of options.slice(1)) if (o[0] > pick[0]) pick = o;
       [, cls[j], cls[j + 1]] = pick;
     }
+    return cls;
+  }
+
+  /** The first word of the last sentence of ``cls`` (a window's kept part that ends the input; ``fromStart``: it
+   * starts the input too), its letters up to the next space without the signs at its edges, or null
+   * (char_openers.py ``opener``). */
+  openerOf(gids, cls, fromStart) {
+    let start = -1;
+    for (let j = 0; j + 1 < cls.length; j++) if (cls[j] & this.sentenceBits) start = j + 1;
+    if (start < 0) {
+      if (!fromStart) return null;
+      start = 0;
+    }
+    let word = "";
+    for (let k = start; k < cls.length; k++) {
+      word += gids[k] > UNK ? this.vocab[gids[k]] : "\0"; // a grapheme the model does not know: a sign
+      if (cls[k] & this.space) break;
+    }
+    const chars = Array.from(word);
+    const letters = chars.flatMap((c, k) => (/\p{L}/u.test(c) ? [k] : []));
+    return letters.length ? chars.slice(letters[0], letters.at(-1) + 1).join("") : null;
+  }
+
+  /** ``cls`` with its last class's sentence mark weighed anew by the last sentence's opener: each listed mark
+   * gains the opener's lift times the card's ``sentence_opener_weight`` against the model's (char_openers.py
+   * ``at_end``). */
+  atEnd(scores, cls, gids, fromStart) {
+    const last = cls[cls.length - 1];
+    if (!(last & this.sentenceBits)) return cls;
+    const word = this.openerOf(gids, cls, fromStart);
+    if (word === null) return cls;
+    const options = new Map([[last, 0]]);
+    for (const [bit, words] of this.openers) {
+      if (words.has(word)) options.set((last & ~this.sentenceBits) | bit, words.get(word));
+    }
+    const row = scores[scores.length - 1];
+    let best = last;
+    let top = -Infinity;
+    for (const [c, lift] of options) {
+      const score = row[c] + this.openerWeight * lift;
+      if (score > top) [best, top] = [c, score];
+    }
+    cls[cls.length - 1] = best;
     return cls;
   }
 

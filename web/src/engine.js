@@ -101,6 +101,9 @@ export class CharEngine {
       const read = gids.subarray(w.keepStart, w.keepEnd);
       const cls = this.sentenceEndAlone(scores, this.decoder.argmax(scores, enforce, w.keepStart, read), fixed ?? marks,
         w.keepStart);
+      if (endMark && w.keepEnd === gids.length && this.decoder.openers.size && this.decoder.openerWeight && this.space) {
+        this.decoder.atEnd(scores, cls, read, w.keepStart === 0);
+      }
       out.set(cls, w.keepStart);
       if (pairs) this.pairing.gains(scores, cls, gains, w.keepStart);
     }
