@@ -11,8 +11,8 @@ model chose; the marks inside the input, which the model reads with the text aft
 >>> from charrestore.packs import load_pack
 >>> pack = load_pack("de")
 >>> openers = SentenceOpeners(pack, {"sentence_openers": {"?": {"warum": 3.0}}},
-...                           ["<unk>", "w", "a", "r", "u", "m", "n", "i", "c", "h", "t"])
->>> gids = np.arange(1, 11)  # "warum nicht"
+...                           ["<pad>", "<unk>", "w", "a", "r", "u", "m", "n", "i", "c", "h", "t"])
+>>> gids = np.arange(2, 12)  # "warum nicht"
 >>> period, question = pack.bit("."), pack.bit("?")
 >>> cls = np.zeros(10, np.int32); cls[4] = pack.bit("SPACE"); cls[-1] = period
 >>> scores = np.zeros((10, pack.n_classes), np.float32); scores[-1, period] = 2.0; scores[-1, question] = 0.5
