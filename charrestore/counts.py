@@ -3,9 +3,9 @@
 ``nb.counts`` holds a header and a zlib stream of: the unigram counts as little-endian float64, the newline-joined
 UTF-8 words (sorted by code point since format 2, so that the segmenter looks a word up by bisection instead of
 building a dict of hundreds of thousands: ``sorted_words.py``; format 1, most frequent first, is still read), context
-words, and per context word its pairs as a raw ``word count word
-count ...`` string (parsed by the segmenter only when it meets that word), and the decoder's ``reach`` table (last
-three letters -> length of the longest word ending in them), derived from the words when the file is written.
+words, and per context word its pairs as a raw ``word count word count ...`` string (parsed by the segmenter only when
+it meets that word), and the decoder's ``reach`` table (last three letters -> length of the longest word ending in
+them), derived from the words when the file is written.
 Reading it takes about 60 ms for 200,000 words and 300,000 pairs, where the gzip TSV that it replaced took about
 160 ms plus 40 ms for ``reach`` (``scripts/bench_startup.py``); ``read`` still reads that older format (a card whose
 file ends in ``.tsv.gz``).

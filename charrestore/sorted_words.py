@@ -41,16 +41,19 @@ class SortedWords(MutableMapping):
     def __contains__(self, word) -> bool:
         return isinstance(word, str) and self.get(word, self) is not self
 
-    def __setitem__(self, word: str, value) -> None:
+    def _at(self, word: str) -> int:
+        """The index of ``word`` among the sorted words, or -1 (``get`` inlines it: it is the hot path)."""
         k = bisect_left(self._words, word)
-        if k < len(self._words) and self._words[k] == word:
+        return k if k < len(self._words) and self._words[k] == word else -1
+
+    def __setitem__(self, word: str, value) -> None:
+        if (k := self._at(word)) >= 0:
             self._values[k] = value
         else:
             self._added[word] = value
 
     def __delitem__(self, word: str) -> None:
-        k = bisect_left(self._words, word)
-        if k < len(self._words) and self._words[k] == word:
+        if (k := self._at(word)) >= 0:
             del self._words[k], self._values[k]
         else:
             del self._added[word]

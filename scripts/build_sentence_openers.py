@@ -25,6 +25,7 @@ from pathlib import Path
 import regex
 
 from charrestore import load_pack
+from charrestore.engines.char_openers import edges_trimmed
 from charrestore.tuning.record import card_path, update_card
 
 SENTENCE = regex.compile(r"[^.?!…？！。]*[.?!…？！。]+")
@@ -38,11 +39,7 @@ def opener(sentence: str) -> str | None:
     ('warum', "qu'est-ce", 'äpfel')
     """
     m = TOKEN.search(sentence)
-    if m is None:
-        return None
-    word = m.group(0).lower()
-    letters = [k for k, c in enumerate(word) if c.isalpha()]
-    return word[letters[0]:letters[-1] + 1]
+    return None if m is None else edges_trimmed(m.group(0).lower())
 
 
 def sentence_openers(corpus: Path, min_count: int, min_share: float) -> tuple[dict[str, float], float]:

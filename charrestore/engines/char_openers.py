@@ -28,6 +28,17 @@ from ..packs import SPACE, LanguagePack
 from .char_input import UNK
 
 
+def edges_trimmed(word: str) -> str | None:
+    """``word`` without the signs at its edges (None: it holds no letter): how an opener is read, here and when
+    scripts/build_sentence_openers.py counts them.
+
+    >>> edges_trimmed("«qu'est-ce"), edges_trimmed("—")
+    ("qu'est-ce", None)
+    """
+    letters = [k for k, c in enumerate(word) if c.isalpha()]
+    return word[letters[0]:letters[-1] + 1] if letters else None
+
+
 class SentenceOpeners:
     """A card's sentence openers; false where it has none (its weight is a decoding setting: char_settings.py)."""
 
@@ -50,9 +61,7 @@ class SentenceOpeners:
         start = int(ends[-1]) + 1 if len(ends) else 0
         spaces = np.flatnonzero(cls[start:] & self.space_bit)
         end = start + int(spaces[0]) + 1 if len(spaces) else len(cls)
-        word = "".join(self.vocab[g] if g > UNK else "\0" for g in gids[start:end].tolist())  # "<unk>": a sign
-        letters = [k for k, c in enumerate(word) if c.isalpha()]
-        return word[letters[0]:letters[-1] + 1] if letters else None
+        return edges_trimmed("".join(self.vocab[g] if g > UNK else "\0" for g in gids[start:end].tolist()))
 
     def at_end(self, scores: np.ndarray, cls: np.ndarray, gids: np.ndarray, from_start: bool,
                weight: float) -> np.ndarray:
