@@ -26,7 +26,7 @@ from .char_digits import inside_digits, number_gaps
 from .char_openers import SentenceOpeners
 from .char_pairs import Pairing
 from .char_input import (GIVEN_JOIN, GIVEN_SPACE, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE, UNKNOWN, grapheme_ids,
-                         input_ids)
+                         input_ids, vocab_index)
 from .char_accents import AccentReader
 from .char_settings import CharSettings, agreed, class_bias, state_masks
 from .char_symbols import Unread
@@ -47,7 +47,7 @@ class CharEngine(Engine):
         self.card, self._segmenter = card, segmenter
         if list(card["features"]) != list(pack.features):
             raise ValueError(f"{onnx_path}: model features {card['features']} differ from pack {pack.code}")
-        self.vocab, self.index = card["vocab"], {g: i for i, g in enumerate(card["vocab"])}
+        self.vocab, self.index = card["vocab"], vocab_index(card["vocab"])
         # the language's most frequent words that are no name, apostrophes left out (a capital after a comma on one
         # is a sentence start or no capital: ``common_capital_penalty``; scripts/build_common_words.py)
         self.common = frozenset(card.get("common_words", ()))

@@ -25,6 +25,25 @@ BY_WEIGHT = np.array([UNKNOWN, GIVEN_JOIN, NB_JOIN, NO_SPACE, GIVEN_SPACE, NB_SP
 WEIGHT = np.argsort(BY_WEIGHT).astype(np.int32)  # state -> its place in BY_WEIGHT
 
 
+# Typographic variants read as the plain grapheme that a model's training text wrote, where its vocabulary lacks them
+# (the fr novels write only "'", news writes "l’homme"): read so, and rendered as typed. Without this a model read
+# "’" as an unknown sign and put a space or a mark after it ("d’ une", "qu’,il").
+READS_AS = {"\u2019": "'", "\u02bc": "'", "\u2010": "-", "\u2011": "-"}
+
+
+def vocab_index(vocab: list[str]) -> dict[str, int]:
+    """grapheme -> id of a model's ``vocab``, each variant of ``READS_AS`` that it lacks given its plain form's id.
+
+    >>> vocab_index(["<pad>", "<unk>", "a", "'"])["\u2019"], "\u2019" in vocab_index(["<pad>", "<unk>", "a"])
+    (3, False)
+    """
+    index = {g: i for i, g in enumerate(vocab)}
+    for variant, plain in READS_AS.items():
+        if variant not in index and plain in index:
+            index[variant] = index[plain]
+    return index
+
+
 def grapheme_ids(base: list[str], index: dict[str, int]) -> np.ndarray:
     """Vocabulary ids of base graphemes; unknown graphemes get UNK (they are rendered as themselves)."""
     get = index.get

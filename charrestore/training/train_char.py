@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, input_ids
+from ..engines.char_input import HAS_SPACE, NO_SPACE, UNKNOWN, grapheme_ids, input_ids, vocab_index
 from ..evaluation.signature import pack_hash
 from ..holdout import held_out
 from ..packs import load_pack
@@ -87,7 +87,7 @@ def prepare_data(corpora, dev, dev_holdout, min_count, out: Path) -> dict:
         sources.append({"path": str(path), "lang": pack.code, "weight": weight, "docs": len(docs), "graphemes": len(base), "file": f"src{i}"})
         print(f"read {path}: {len(docs)} docs, {len(base)} graphemes", flush=True)
     vocab = meta["vocab"] if meta else build_vocab([g for base, _ in streams for g in base], min_count)
-    index = {g: i for i, g in enumerate(vocab)}
+    index = vocab_index(vocab)
     for src, (base, classes) in zip(sources, streams):
         np.save(data_dir / f"{src['file']}_ids.npy", grapheme_ids(base, index))
         np.save(data_dir / f"{src['file']}_cls.npy", classes)

@@ -10,7 +10,7 @@ import { spansWith } from "./codec.js";
 import { Decoder } from "./decode.js";
 import { Pairing } from "./pairs.js";
 import {
-  GIVEN_JOIN, GIVEN_SPACE, graphemeIds, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE, N_STATES, UNKNOWN,
+  GIVEN_JOIN, GIVEN_SPACE, graphemeIds, HAS_SPACE, NB_JOIN, NB_SPACE, NO_SPACE, N_STATES, UNKNOWN, vocabIndex,
 } from "./input.js";
 import { SPACE } from "./pack.js";
 import { forSegmenter, offsets, searchSorted } from "./spans.js";
@@ -41,7 +41,7 @@ export class CharEngine {
     this.card = card;
     this.model = model;
     this.segmenter = segmenter;
-    this.index = new Map(card.vocab.map((g, i) => [g, i]));
+    this.index = vocabIndex(card.vocab);
     this.decoder = new Decoder(pack, card);
     this.pairing = new Pairing(pack);
     this.space = pack.bit(SPACE);

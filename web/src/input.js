@@ -23,6 +23,17 @@ export const NB_SPACE = 6;
 export const BY_WEIGHT = [UNKNOWN, GIVEN_JOIN, NB_JOIN, NO_SPACE, GIVEN_SPACE, NB_SPACE, HAS_SPACE];
 export const WEIGHT = BY_WEIGHT.map((_, s) => BY_WEIGHT.indexOf(s));
 
+/** Typographic variants read as the plain grapheme a model's training text wrote, where its vocabulary lacks them
+ * ("’" as "'": charrestore/engines/char_input.py READS_AS); rendered as typed. */
+export const READS_AS = new Map([["\u2019", "'"], ["\u02bc", "'"], ["\u2010", "-"], ["\u2011", "-"]]);
+
+/** grapheme -> id of a model's vocabulary, each variant of READS_AS it lacks given its plain form's id. */
+export function vocabIndex(vocab) {
+  const index = new Map(vocab.map((g, i) => [g, i]));
+  for (const [variant, plain] of READS_AS) if (!index.has(variant) && index.has(plain)) index.set(variant, index.get(plain));
+  return index;
+}
+
 /** Vocabulary ids of base graphemes; unknown ones get UNK (they are rendered as themselves). */
 export function graphemeIds(base, index) {
   return Int32Array.from(base, (g) => index.get(g) ?? UNK);
