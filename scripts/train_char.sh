@@ -60,7 +60,12 @@ case $lang in
   # before a small letter as a comma ([map_before_lower]); e shipped and its state became training_state/ru-char
   ru) corpus=("$C/ru/ruslit_prose_train.tsv.xz"); dev=${devof[ru]}
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("ru_dev --dev $dev")
-      member_opts=([e]="" [w]="--set-lstm 256" [g]="" [gw]="--set-lstm 320") ;;
+      member_opts=([e]="" [w]="--set-lstm 256" [g]="" [gw]="--set-lstm 320" [m]="--set-batch 256")
+      # session 67's m: FROM= the shipped epoch-67 state (git checkout a30c7b6 -- training_state/ru-char), modern text
+      # beside the prose: nine in ten of Debian's Russian fortunes (runs/fortunes/ru-train.tsv; every 10th is the
+      # sample that measures) and Debian's books (scripts/handbook_text.py --lang ru); runs/, never committed
+      [ "${MEMBER:-}" = m ] && corpus=("$C/ru/ruslit_prose_train.tsv.xz@0.85" "runs/fortunes/ru-train.tsv@0.1"
+                                       "runs/handbook/ru_train.tsv@0.05") ;;
   # ru and es, session 44's w: FROM=training_state/<lang>-char (ru epoch 45, es epoch 25), the BiLSTM widened from
   # 192 to 256 units a direction (the new units start silent: training/widen.py); session 46's second cycle of ru's w
   # (epochs 52-55) and vi's wide (35-38): the same member FROM= the shipped state, one epoch each at 5e-4, 2.5e-4,
@@ -80,7 +85,10 @@ case $lang in
   # and its state became training_state/fr-char
   fr) corpus=("$C/fr/eltec_novels_train.tsv.xz"); dev=$C/fr/eltec_novels_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("fr_dev --dev $dev")
-      member_opts=([d]="--set-dropout 0.3" [e]="" [f]="" [g]="") ;;
+      # session 67's m: FROM= the shipped epoch-20 state (git checkout 06ec305 -- training_state/fr-char), a tenth of
+      # the windows from modern prose (Debian's books, scripts/handbook_text.py --lang fr; runs/, never committed)
+      member_opts=([d]="--set-dropout 0.3" [e]="" [f]="" [g]="" [m]="")
+      [ "${MEMBER:-}" = m ] && corpus=("$C/fr/eltec_novels_train.tsv.xz@0.9" "runs/handbook/fr_train.tsv@0.1") ;;
   # vi: Wikipedia alone for epochs 1-14; from epoch 15 on, session 39's pilot (do the news sets matter? their README:
   # only where a learning curve shows it) chose a fifth each of the two news sets: from the epoch-14 state
   # (FROM=training_state/vi-char at commit 9abdc13), w went on with Wikipedia alone, n with the news; n shipped
