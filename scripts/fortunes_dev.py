@@ -5,10 +5,12 @@ that the detector names French, modern text whose typography ("« … »", a spa
 
 The packages come from the Debian archive (``apt-get download fortunes-<lang>``, GPL-2+ data) into ``--work``; each
 fortune becomes one document (``<file>:<n><TAB>text``: its lines joined, the ``-- Author`` lines and ASCII art
-dropped) in ``runs/fortunes/<lang>.tsv`` (git-ignored, never committed). Used only to measure, never to train or
-tune: ``python scripts/compare_boundaries.py --langs ru --extra ru=runs/fortunes/ru.tsv``.
+dropped) in ``runs/fortunes/<lang>.tsv`` (git-ignored, never committed). Used to measure, never to tune:
+``python scripts/compare_boundaries.py --langs ru --extra ru=runs/fortunes/ru.tsv``; no shipped model trains on it
+(``--split``'s training part fed a trial that did not ship, docs/results.md).
 
     python scripts/fortunes_dev.py --lang ru de es fr
+    python scripts/fortunes_dev.py --lang ru --split 10   # also <lang>-sample.tsv (every 10th) and <lang>-train.tsv
 """
 
 from __future__ import annotations
@@ -111,9 +113,17 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lang", nargs="+", default=["ru", "de", "es", "fr"])
     ap.add_argument("--work", type=Path, default=ROOT / "runs" / "fortunes" / "debs")
+    ap.add_argument("--split", type=int, default=0, metavar="N",
+                    help="also write every N-th line to <lang>-sample.tsv (measures) and the rest to <lang>-train.tsv")
     args = ap.parse_args(argv)
     for lang in args.lang:
-        build(lang, args.work, ROOT / "runs" / "fortunes" / f"{lang}.tsv")
+        out = ROOT / "runs" / "fortunes" / f"{lang}.tsv"
+        build(lang, args.work, out)
+        if args.split:
+            lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+            for name, keep in (("sample", True), ("train", False)):
+                part = [ln for i, ln in enumerate(lines) if (i % args.split == args.split - 1) == keep]
+                out.with_name(f"{lang}-{name}.tsv").write_text("".join(part), encoding="utf-8")
     return 0
 
 

@@ -61,9 +61,10 @@ case $lang in
   ru) corpus=("$C/ru/ruslit_prose_train.tsv.xz"); dev=${devof[ru]}
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("ru_dev --dev $dev")
       member_opts=([e]="" [w]="--set-lstm 256" [g]="" [gw]="--set-lstm 320" [m]="--set-batch 256")
-      # session 67's m: FROM= the shipped epoch-67 state (git checkout a30c7b6 -- training_state/ru-char), modern text
-      # beside the prose: nine in ten of Debian's Russian fortunes (runs/fortunes/ru-train.tsv; every 10th is the
-      # sample that measures) and Debian's books (scripts/handbook_text.py --lang ru); runs/, never committed
+      # session 67's m (not shipped: docs/results.md): FROM= the epoch-67 state (git checkout a30c7b6 --
+      # training_state/ru-char), modern text beside the prose: nine in ten of Debian's Russian fortunes
+      # (runs/fortunes/ru-train.tsv; every 10th is the sample that measures) and Debian's books
+      # (scripts/handbook_text.py --lang ru); runs/, never committed
       [ "${MEMBER:-}" = m ] && corpus=("$C/ru/ruslit_prose_train.tsv.xz@0.85" "runs/fortunes/ru-train.tsv@0.1"
                                        "runs/handbook/ru_train.tsv@0.05") ;;
   # ru and es, session 44's w: FROM=training_state/<lang>-char (ru epoch 45, es epoch 25), the BiLSTM widened from
@@ -85,8 +86,9 @@ case $lang in
   # and its state became training_state/fr-char
   fr) corpus=("$C/fr/eltec_novels_train.tsv.xz"); dev=$C/fr/eltec_novels_dev.tsv.xz
       data=(--dev "$dev"); opts=(--min-count 3 --conv 160 --lstm 192); tune=(--dev "$dev"); evals=("fr_dev --dev $dev")
-      # session 67's m: FROM= the shipped epoch-20 state (git checkout 06ec305 -- training_state/fr-char), a tenth of
-      # the windows from modern prose (Debian's books, scripts/handbook_text.py --lang fr; runs/, never committed)
+      # session 67's m (not shipped: docs/results.md): FROM= the epoch-20 state (git checkout 06ec305 --
+      # training_state/fr-char), a tenth of the windows from modern prose (Debian's books,
+      # scripts/handbook_text.py --lang fr; runs/, never committed)
       member_opts=([d]="--set-dropout 0.3" [e]="" [f]="" [g]="" [m]="")
       [ "${MEMBER:-}" = m ] && corpus=("$C/fr/eltec_novels_train.tsv.xz@0.9" "runs/handbook/fr_train.tsv@0.1") ;;
   # vi: Wikipedia alone for epochs 1-14; from epoch 15 on, session 39's pilot (do the news sets matter? their README:
