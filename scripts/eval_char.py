@@ -119,8 +119,8 @@ def main():
                    help="with --plain, these marked letters stay (a keyboard's own: es ñ)")
     p.add_argument("--card", action="store_true", help="record the numbers in the model card")
     p.add_argument("--decoding", nargs="+", default=[], metavar="KEY=VALUE",
-                   help="decode with these card keys changed (char engine; e.g. nb_space=4 nb_join=6): a trial, "
-                        "never recorded in the card")
+                   help="decode with these card keys changed (char engine; e.g. nb_space=4 nb_join=6; bias:,=0.25 "
+                        "one mark's bias): a trial, never recorded in the card")
     args = p.parse_args()
     trial = {k: float(v) for k, v in (item.split("=", 1) for item in args.decoding)}
     if trial and (args.card or args.engine != "char"):
@@ -149,7 +149,11 @@ def main():
         restorer = Restorer(lang=args.lang, engine=args.engine, spaces="restore" if mode in ("nb", "char") else mode,
                             segmenter=segmenter, threads=args.threads, batch_size=64, models_dir=args.models_dir)
         if trial:
-            restorer.engine = restorer.engine.configured(**trial)
+            marks = {k.split(":", 1)[1]: v for k, v in trial.items() if k.startswith("bias:")}
+            keys = {k: v for k, v in trial.items() if not k.startswith("bias:")}
+            if marks:
+                keys["bias"] = {**restorer.engine.settings.bias, **marks}
+            restorer.engine = restorer.engine.configured(**keys)
         t = time.perf_counter()
         hyps = [restorer(x) for x in inputs]
         seconds = time.perf_counter() - t
