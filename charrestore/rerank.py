@@ -163,13 +163,14 @@ def best_segmenter(lang: str, root: Path | None = None) -> Reranker | Segmenter:
 def char_scorer(lang: str, name: str, root: Path | None = None):
     """(session, vocabulary index, SPACE classes) of the char model ``name``: what the ``char`` feature runs."""
     from . import runtime
+    from .engines.char_input import vocab_index
 
     card, path = load_card(lang, name, root)
     if "SPACE" not in card["features"]:
         raise ModelError(f"{path}: the char model has no SPACE feature to score cuts with")
     space = card["features"].index("SPACE")
     classes = [c for c in range(1 << len(card["features"])) if c >> space & 1]
-    return runtime.session(path, 1), {g: i for i, g in enumerate(card["vocab"])}, classes
+    return runtime.session(path, 1), vocab_index(card["vocab"]), classes
 
 
 @lru_cache(maxsize=8)
