@@ -63,20 +63,30 @@ def faq_paragraphs(text: str, lang: str):
             yield unicodedata.normalize("NFC", body)
 
 
-def unpacked(package: str, work: Path) -> Path:
-    """The Debian package's files, downloaded into ``work`` once."""
+def unpacked(package: str, work: Path) -> Path | None:
+    """The Debian package's files, downloaded and unpacked into ``work`` once (None where Debian has no such
+    package; handbook_text.py reads its books this way too)."""
     work.mkdir(parents=True, exist_ok=True)
     deb = next(work.glob(f"{package}_*.deb"), None)
     if deb is None:
-        subprocess.run(["apt-get", "download", package], cwd=work, check=True)
+        if subprocess.run(["apt-get", "download", package], cwd=work).returncode:
+            return None
         deb = next(work.glob(f"{package}_*.deb"))
     tree = work / package
-    subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)], check=True)
+    if not tree.is_dir():
+        subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)], check=True)
+    return tree
+
+
+def required(package: str, work: Path) -> Path:
+    tree = unpacked(package, work)
+    if tree is None:
+        raise SystemExit(f"apt-get could not download {package}")
     return tree
 
 
 def build_faq(lang: str, work: Path, out: Path) -> int:
-    tree = unpacked(f"debian-faq-{lang}", work)
+    tree = required(f"debian-faq-{lang}", work)
     text = gzip.decompress(next(tree.rglob(f"debian-faq.{lang}.txt.gz")).read_bytes()).decode("utf-8")
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", encoding="utf-8") as fh:
@@ -90,7 +100,7 @@ def build_faq(lang: str, work: Path, out: Path) -> int:
 def build(lang: str, work: Path, out: Path) -> int:
     if lang in FAQ_ONLY:
         return build_faq(lang, work, out)
-    tree = unpacked(f"fortunes-{lang}", work)
+    tree = required(f"fortunes-{lang}", work)
     deb = next(work.glob(f"fortunes-{lang}_*.deb"))
     games = tree / "usr" / "share" / "games"
     folder = next(p for p in (games / "fortunes" / lang, games / f"fortunes-{lang}", games / "fortunes") if p.is_dir())

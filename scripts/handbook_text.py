@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import argparse
 import html
-import subprocess
 import unicodedata
 from pathlib import Path
 
 import regex
+
+from fortunes_dev import unpacked  # a sibling in scripts/: a Debian package downloaded and unpacked once
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALES = {"de": "de-DE", "es": "es-ES", "fr": "fr-FR", "ru": "ru-RU", "vi": "vi-VN", "ko": "ko-KR", "zh": "zh-CN"}
@@ -53,20 +54,6 @@ def page_paragraphs(page: str, lang: str, detector, para=DIV_PARA) -> list[str]:
                 and detector.detect(body) == lang):
             out.append(body)
     return out
-
-
-def unpacked(package: str, work: Path) -> Path | None:
-    """The package's files, downloaded and unpacked into ``work`` once (None where Debian has no such package)."""
-    work.mkdir(parents=True, exist_ok=True)
-    deb = next(work.glob(f"{package}_*.deb"), None)
-    if deb is None:
-        if subprocess.run(["apt-get", "download", package], cwd=work).returncode:
-            return None
-        deb = next(work.glob(f"{package}_*.deb"))
-    tree = work / package
-    if not tree.is_dir():
-        subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)], check=True)
-    return tree
 
 
 def build(lang: str, work: Path, out: Path, dev_every: int) -> tuple[int, int]:
