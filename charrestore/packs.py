@@ -52,6 +52,7 @@ class LanguagePack:
     thousands: str = ""  # the separator of a long number's groups of three: "." or " " (digit_groups.py)
     scripts: tuple[str, ...] = ()  # the Unicode scripts the language writes: a word typed in another is kept (spans.py)
     elisions: tuple[str, ...] = ()  # clitics elided before a word with an apostrophe ("l'", "qu'"): segmenter.py
+    ordinal_suffixes: tuple[str, ...] = ()  # letters a number takes as an ordinal ("1st", "2e"): segmenter.py
     # letters that fewer than one word in 100,000 of the training text exceeds: a longer one in spaced input is
     # run-together text, whose spaces ``--spaces auto`` restores (long_text.runs_together); 0: never
     longest_word: int = 0
@@ -166,6 +167,9 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
     for clitic in data.get("elisions", ()):
         if not _ELISION.fullmatch(str(clitic)):
             raise PackError(f"{source}: 'elisions' holds {clitic!r}: it takes letters ending in an apostrophe (\"l'\")")
+    for suffix in data.get("ordinal_suffixes", ()):
+        if not _LETTERS.fullmatch(str(suffix)):
+            raise PackError(f"{source}: 'ordinal_suffixes' holds {suffix!r}: it takes letters (\"st\", \"e\")")
     if data.get("longest_word", 0) < 0 or (data.get("longest_word") and SPACE not in features):
         raise PackError(f"{source}: 'longest_word' takes a whole number of letters, 0 or more, in a pack with SPACE")
     thousands = data.get("thousands", "")
@@ -205,6 +209,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         thousands=data.get("thousands", ""),
         scripts=tuple(data.get("scripts", ())),
         elisions=tuple(c.lower() for c in data.get("elisions", ())),
+        ordinal_suffixes=tuple(str(x).lower() for x in data.get("ordinal_suffixes", ())),
         longest_word=int(data.get("longest_word", 0)),
         plain_typing=bool(data.get("plain_typing", False)),
         keyboard_letters=str(data.get("keyboard_letters", "")).lower(),
@@ -213,6 +218,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
 
 _SCRIPT_NAME = regex.compile(r"[A-Z][A-Za-z_]*")
 _ELISION = regex.compile(r"\p{L}+'")
+_LETTERS = regex.compile(r"\p{L}+")
 
 
 def _check_forms(source, forms, marks, spaced: bool, cased: bool) -> None:

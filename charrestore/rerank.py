@@ -31,7 +31,8 @@ from .cards import ModelError, load_card
 from .kbest import MAX_CHARS, nbest
 from .kbest import Path as NBPath
 from .paths import models_dir
-from .segmenter import _CAMEL, _DIGIT_CHANGE, Segmenter
+from .segmenter import Segmenter
+from .word_runs import CAMEL, DIGIT_CHANGE
 from .validate import SchemaError, fields
 
 FEATURES = ("nb", "words", "unknown", "single", "short", "longest", "unigram", "digits", "camel", "char")
@@ -82,8 +83,8 @@ class Reranker:
             return paths, np.zeros((1, len(FEATURES)))
         uni, unk0, unk1 = self.segmenter._uni, self.segmenter._unk0, self.segmenter._unk1
         odds = self.space_odds(text) if self.char is not None else None
-        digits = {m.start() for m in _DIGIT_CHANGE.finditer(text)}
-        camel = {m.start() for m in _CAMEL.finditer(text)}
+        digits = {m.start() for m in DIGIT_CHANGE.finditer(text)}
+        camel = {m.start() for m in CAMEL.finditer(text)}
         rows = []
         for p in paths:
             cuts = set(p.cuts)

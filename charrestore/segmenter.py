@@ -35,22 +35,8 @@ from .plain_letters import PlainUnigrams, is_plain, keyboard_plain, made_plain, 
 from .quote_apostrophes import FREQUENT, ApostropheWords, apostrophe_words, split_runs
 from .sorted_words import SortedWords
 from .viterbi import START
+from .word_runs import AT_JOINER, CAMEL, CAPS, DIGIT_CHANGE, HYPHENS, INSIDE_NUMBER, LATTICE_RUN, TOKEN, digit_change
 
-_W = r"[\p{L}\p{N}\p{M}\u200c\u200d]"
-# A run of word characters; an apostrophe or hyphen inside a word is part of it ("don't", "well-known").
-_WORD_RUN = regex.compile(rf"{_W}+(?:['’-]{_W}+)*")
-_DIGIT_CHANGE = regex.compile(r"(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})")
-# A case change: lower to upper ("followFriday"), but not after a single word-initial lower-case letter
-# ("iPhone", "eBay": mid-token case, left to the counts), and an acronym before a word ("NASAMission").
-_CAMEL = regex.compile(r"(?<=\p{L}\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})")
-_CAPS = regex.compile(r"(?<=\p{Lu})(?=\p{Lu}(?!\p{Ll}))")
-_INSIDE_NUMBER = regex.compile(r"(?<=\p{N})(?=\p{N})")
-_AT_JOINER = regex.compile(r"(?=['’])|(?<=['’])")
-_TOKEN = regex.compile(rf"{_WORD_RUN.pattern}|(?:(?!{_W}).)+", regex.DOTALL)
-# The lattice's runs keep an inner apostrophe (a clitic is one word in the counts) but end at a hyphen, a boundary
-# that keeps the context: the counts seldom hold a compound ("term-end") but nearly always its parts.
-_LATTICE_RUN = regex.compile(rf"{_W}+(?:['’]{_W}+)*")
-_HYPHENS = ("-", "\u2010")
 HARD = math.inf
 BLOCK, MARGIN = 100_000, 1_000  # characters decoded at once; a block's last MARGIN characters are decoded again
 PARAMS = ("L", "smoothing", "camel", "digits", "caps", "given_space", "given_join")
@@ -93,6 +79,7 @@ class Segmenter:
     """
     given_space = given_join = 0.0
     _elided, _keyboard = None, ""  # where a word may start after an elided clitic (``elide``); keyboard_letters
+    _digit_change = DIGIT_CHANGE  # the letter/digit changes that ``digits`` weighs (``ordinals``)
 
     def __init__(self, unigrams: dict[str, float], bigrams: dict[str, float], total: float | None = None, L: int = 20,
                  smoothing: float = 10.0, camel: float = HARD, digits: float = HARD, caps: float = 0.0):
@@ -186,6 +173,16 @@ class Segmenter:
         self._elided = regex.compile(rf"(?:{names})['\u2019](?=\p{{L}})") if names else None
         return self
 
+    def ordinals(self, suffixes: Sequence[str]) -> Segmenter:
+        """No bonus for a boundary after a digit where a pack's ordinal suffix starts (word_runs.digit_change).
+
+        >>> seg = Segmenter({"1st": 5, "and": 90, "1": 20, "stand": 10, "thousand": 9}, {}, L=8, digits=2.0)
+        >>> seg.segment("1stand 5thousand"), seg.ordinals(["st", "th"]).segment("1stand 5thousand")
+        ('1 stand 5 thousand', '1st and 5 thousand')
+        """
+        self._digit_change = digit_change(suffixes)
+        return self
+
     def know(self, spellings: Sequence[str]) -> Segmenter:
         """Count a pack's ``spellings`` ("ChatGPT", "macOS") as words seen once in a million where the counts lack
         them, so that unspaced text keeps them whole: "chatgptopenai" is "chatgpt openai", not "chat gpt open ai".
@@ -218,7 +215,7 @@ class Segmenter:
 
     def words(self, text: str) -> list[str]:
         """The words of ``text`` as segmented, in their original case; punctuation runs stand apart."""
-        return [token for piece in self.segment(text).split() for token in _TOKEN.findall(piece)]
+        return [token for piece in self.segment(text).split() for token in TOKEN.findall(piece)]
 
     def cuts(self, text: str, protected: Sequence[tuple[int, int]] = (), forced: Sequence[int] = (),
              spaced: Sequence[int] | None = None) -> list[int]:
@@ -277,7 +274,7 @@ class Segmenter:
         """What the decoders read: the word runs of ``text`` lower-cased and joined, and per boundary its kind and
         bonus (None: no word run; ``given``: where ``text`` had spaces, weighed inside the runs by ``given_space`` and
         ``given_join``, and kept between two digits: "1 000"). kbest.py decodes the same lattice."""
-        spans = [m.span() for m in _LATTICE_RUN.finditer(text)]
+        spans = [m.span() for m in LATTICE_RUN.finditer(text)]
         if not spans:
             return None
         opening_at = set()
@@ -289,14 +286,14 @@ class Segmenter:
         # space or a hyphen (context carries over), 4 forced by punctuation (context restarts); 1, 2 insert a space.
         kind = bytearray(b"\x01") * (n + 1)
         bonus = [0.0] * (n + 1)
-        evidence = ((_DIGIT_CHANGE, self.digits), (_CAMEL, self.camel), (_CAPS, self.caps), (_INSIDE_NUMBER, -HARD),
-                    (_AT_JOINER, -HARD))
+        evidence = ((self._digit_change, self.digits), (CAMEL, self.camel), (CAPS, self.caps), (INSIDE_NUMBER, -HARD),
+                    (AT_JOINER, -HARD))
         glued = None if codec_fast.singletons(text) else inside_graphemes(text)
         pieces, s_starts, offsets, pos, last, silent, opening = [], [], [], 0, 0, set(), set()
         for b, e in spans:
             if pos:
                 between = text[last:b]
-                kind[pos] = 3 if between.isspace() or between in _HYPHENS else 2 if between in ("'", "\u2019") else 4
+                kind[pos] = 3 if between.isspace() or between in HYPHENS else 2 if between in ("'", "\u2019") else 4
                 if b in opening_at:
                     opening.add(pos)
             word = text[b:e]
@@ -387,7 +384,7 @@ def _load(lang: str, root: Path | None, prose: bool = False) -> Segmenter:
         return seg
     seg._plain_parts = {} if pack.plain_typing else None  # the counts made plain (plain_for), when a text needs them
     seg._keyboard = pack.keyboard_letters
-    return seg.elide(pack.elisions).know(pack.spellings)
+    return seg.elide(pack.elisions).know(pack.spellings).ordinals(pack.ordinal_suffixes)
 
 
 def _evidence(value) -> float:

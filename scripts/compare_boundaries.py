@@ -8,6 +8,9 @@ F1 are micro-averaged over all pieces. Systems: ``segment`` (charrestore's NB se
 has a reranker), ``fix`` (the default engine, when the pack has its model; ``--models-dir`` points at others, e.g. a
 model in training exported into runs/), and wordninja-pp's model of the language (``pip install wordninja-pp``); for ko also kiwipiepy's spacing (``Kiwi().space``).
 
+``--digits`` keeps the digits in the words and measures only the pieces that hold one ("le 19e siècle", "1st and",
+"5 thousand": where a pack's ``ordinal_suffixes`` start; give a large ``--max-chars``, as few paragraphs hold digits).
+
 ``--plain`` takes the diacritics off the held-out text first, as Vietnamese is often typed ("chucmungnammoi"),
 for every system (charrestore/plain_letters.py).
 
@@ -39,6 +42,7 @@ from charrestore.tuning.dev import load_despaced, sample
 
 ROOT = Path(__file__).resolve().parent.parent
 NOT_LETTER = regex.compile(r"[^\p{L}\p{M}]+")
+NOT_WORD = regex.compile(r"[^\p{L}\p{M}\p{N}]+")
 C = ROOT.parent / "shared" / "corpora"
 DEV = {"en": [(C / "en" / "ted_dev.tsv", 0)], "gu": [(C / "gu" / "gu_wiki_train.tsv", "100:50")],
        "de": [(C / "de" / "de_bundestag_dev.tsv.xz", 0)], "es": [(C / "es" / "es_congreso_dev.tsv.xz", 0)],
@@ -47,19 +51,20 @@ DEV = {"en": [(C / "en" / "ted_dev.tsv", 0)], "gu": [(C / "gu" / "gu_wiki_train.
        "ko": [(C / "ko" / f"{name}_dev.tsv.xz", 0) for name in ("kowiki", "boddari", "petitions")]}
 
 
-def pieces(lang: str, path: Path, holdout, chars: int, max_chars: int) -> list[list[str]]:
-    """The words of held-out paragraphs in pieces of about ``chars`` letters (a sample spread over the file)."""
-    out = []
+def pieces(lang: str, path: Path, holdout, chars: int, max_chars: int, digits: bool = False) -> list[list[str]]:
+    """The words of held-out paragraphs in pieces of about ``chars`` letters (a sample spread over the file);
+    ``digits``: the words keep theirs, and only the pieces that hold one are kept."""
+    out, dropped = [], NOT_WORD if digits else NOT_LETTER
     for _, [words] in sample(load_despaced(load_pack(lang), path, holdout), max_chars):
         piece: list[str] = []
-        for w in filter(None, (NOT_LETTER.sub("", w) for w in words)):
+        for w in filter(None, (dropped.sub("", w) for w in words)):
             piece.append(w)
             if sum(map(len, piece)) >= chars:
                 out.append(piece)
                 piece = []
         if piece:
             out.append(piece)
-    return out
+    return [p for p in out if regex.search(r"\p{N}", "".join(p))] if digits else out
 
 
 def cuts(words: list[str]) -> set[int]:
@@ -135,6 +140,7 @@ def main() -> int:
     ap.add_argument("--damage", type=float, nargs=2, metavar=("DROP", "ADD"),
                     help="spaced input with spaces dropped and added at these rates (spacing correction)")
     ap.add_argument("--seed", type=int, default=1, help="for --damage (default: 1)")
+    ap.add_argument("--digits", action="store_true", help="words keep their digits; only pieces holding one count")
     ap.add_argument("--plain", action="store_true",
                     help="the held-out text without its diacritics, as it is often typed (plain_letters.py)")
     ap.add_argument("--extra", nargs="+", default=[], metavar="LANG=PATH",
@@ -146,7 +152,7 @@ def main() -> int:
     for lang in args.langs:
         found = systems(lang, args.models_dir, spaced=bool(args.damage))
         for path, holdout in DEV[lang] + [(Path(p), 0) for code, p in extra if code == lang]:
-            gold = pieces(lang, path, holdout, args.chars, args.max_chars)
+            gold = pieces(lang, path, holdout, args.chars, args.max_chars, args.digits)
             if args.plain:
                 gold = [[plain(w) for w in p] for p in gold]
             letters = [damaged(p, *args.damage, rng) if args.damage else "".join(p) for p in gold]

@@ -125,6 +125,10 @@ def test_pack_typography_is_validated():
     for bad in (["l"], ["'"], ["l' "], ["l’"]):
         with pytest.raises(PackError, match="'elisions' holds"):
             _validate("xx", {**pack, "elisions": bad})
+    assert _validate("xx", {**pack, "ordinal_suffixes": ["St", "e"]}).ordinal_suffixes == ("st", "e")
+    for bad in (["1st"], ["s t"], [""], ["."]):
+        with pytest.raises(PackError, match="'ordinal_suffixes' holds"):
+            _validate("xx", {**pack, "ordinal_suffixes": bad})
     mapped = {**pack, "map": {"!": "?"}}
     assert _validate("xx", {**mapped, "map_before_lower": {"!": ""}}).map_before_lower == {"!": ""}
     for bad in ({**mapped, "map_before_lower": {";": ""}}, {**mapped, "map_before_lower": {"!": "."}},

@@ -287,6 +287,20 @@ def test_shipped_counts_keep_a_mixed_case_word_whole(lang, text, expected):
     assert Segmenter.load(lang).segment(text) == expected
 
 
+@pytest.mark.parametrize("lang, text, expected, without", [
+    ("en", "shefinished1standhefinished2nd", "she finished 1st and he finished 2nd", "she finished 1 stand he finished 2nd"),
+    ("en", "the3rdattemptcost5thousanddollars", "the 3rd attempt cost 5 thousand dollars", None),
+    ("fr", "le1erjanvierdu19esiècle", "le 1er janvier du 19e siècle", "le 1 er janvier du 19 e siècle"),
+    ("fr", "3enfantset2euros", "3 enfants et 2 euros", None)])
+def test_a_packs_ordinal_suffixes_leave_the_cut_after_a_digit_to_the_counts(lang, text, expected, without):
+    """en weighs a letter after a digit as a boundary (a bonus), fr forces one; where one of the pack's
+    ``ordinal_suffixes`` starts, the counts decide: "1st and", "19e siècle", but still "5 thousand", "3 enfants"."""
+    seg = Segmenter.load(lang)
+    assert seg.segment(text) == seg.configured(**seg.prose_params).segment(text) == expected
+    if without:
+        assert seg.configured().ordinals([]).segment(text) == without
+
+
 def test_shipped_gujarati_model():
     gu = Segmenter.load("gu")
     text = "ધારવાડજિલ્લોભારતદેશનાદક્ષિણભાગમાંઆવેલુંછે"

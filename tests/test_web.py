@@ -346,6 +346,17 @@ def test_the_page_elides_french_clitics_as_python_does(browser_page):
     assert errors == []
 
 
+def test_the_page_leaves_the_cut_before_an_ordinal_suffix_to_the_counts_as_python_does(browser_page):
+    """The packs' ``ordinal_suffixes``: the page's NB segmenter finds "1st and" and "19e siècle", as Python's does."""
+    page, _, _, errors = browser_page
+    cases = {"en": [("shefinished1standhefinished2nd", "auto")], "fr": [("le1erjanvierdu19esiècle", "auto")]}
+    for lang, items in cases.items():
+        got = web_restore(page, items, lang)
+        assert got == [Restorer(lang=lang, engine="char", spaces=spaces)(text) for text, spaces in items]
+        assert ("1st" in got[0] and "stand" not in got[0]) if lang == "en" else ("19e siècle" in got[0])
+    assert errors == []
+
+
 def test_the_page_puts_no_capital_after_a_comma_on_a_common_word_as_python_does(browser_page):
     """fr's card ``common_words``: "vie, J'ai" is a sentence start or no capital, on the page as in Python."""
     page, _, _, errors = browser_page

@@ -42,6 +42,8 @@ export class LanguagePack {
     this.thousands = data.thousands ?? ""; // the separator of a long number's groups of three (digit_groups.js)
     // clitics elided before a word with an apostrophe ("l'", "qu'"), as the segmenter reads them (segmenter.js)
     this.elisions = (data.elisions ?? []).map((c) => c.toLowerCase());
+    // the letters a number takes as an ordinal ("1st", "2e"): no boundary evidence after its digit (segmenter.js)
+    this.ordinalSuffixes = (data.ordinal_suffixes ?? []).map((x) => x.toLowerCase());
     // a longer word of spaced input ran words together: ``auto`` restores its spaces (long_text.js runsTogether)
     this.longestWord = Number(data.longest_word ?? 0);
     this.plainTyping = Boolean(data.plain_typing); // often typed without diacritics: plain counts (plain_letters.js)

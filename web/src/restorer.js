@@ -72,7 +72,7 @@ export class Restorer {
         const url = new URL(`${pack.models.nb}.json`, beside);
         const nbCard = JSON.parse(await fetchText(url));
         const seg = (await Segmenter.fromBytes(await checked(new URL(nbCard.file, url), nbCard.sha256), nbCard))
-          .elide(pack.elisions).know(pack.spellings);
+          .elide(pack.elisions).know(pack.spellings).ordinals(pack.ordinalSuffixes);
         seg.plainParts = pack.plainTyping ? {} : null; // the counts made plain, when a text needs them (plain_letters.js)
         seg.keyboard = pack.keyboardLetters;
         return seg;

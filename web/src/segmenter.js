@@ -61,7 +61,7 @@ export class Segmenter {
     this.L = Math.trunc(params.L ?? 20);
     this.unk1 = Math.log10(Number(params.smoothing ?? 10.0));
     this.unk0 = this.unk1 - this.logN; // an unknown word of length k scores unk0 - k * unk1
-    this.evidence = [[DIGIT_CHANGE, evidence(params.digits ?? "hard")], [CAMEL, evidence(params.camel ?? "hard")],
+    this.evidence = [[this.digitChange ?? DIGIT_CHANGE, evidence(params.digits ?? "hard")], [CAMEL, evidence(params.camel ?? "hard")],
       [CAPS, evidence(params.caps ?? 0)], [INSIDE_NUMBER, -HARD], [AT_JOINER, -HARD]];
     // spacing correction: a cut gains givenSpace where spaced text had a space, pays givenJoin where it had none
     this.givenSpace = Number(params.given_space ?? 0);
@@ -89,6 +89,16 @@ export class Segmenter {
     const names = clitics.map((c) => c.slice(0, -1).replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
       .sort((a, b) => b.length - a.length);
     this.elided = new RegExp(`(?:${names.join("|")})['\u2019](?=\\p{L})`, "gu");
+    return this;
+  }
+
+  /** A digit's next letter is no evidence of a boundary where one of the pack's ``ordinal_suffixes`` starts
+   * ("1st", "2e"): the counts decide (segmenter.py ``ordinals``, word_runs.py ``digit_change``). */
+  ordinals(suffixes) {
+    if (!suffixes.length) return this;
+    const ends = [...suffixes].sort((a, b) => b.length - a.length).map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    this.digitChange = new RegExp(`(?<=\\p{L})(?=\\p{N})|(?<=\\p{N})(?!(?:${ends.join("|")}))(?=\\p{L})`, "giu");
+    this.setParams(this.params);
     return this;
   }
 
