@@ -4,7 +4,8 @@ The models read a rare symbol after a number as an acronym, or the number as a s
 wrote "3 KG", "3 MPH", "3. Km" (its training text is speech, where units are spelled out). A pack may list its unit
 symbols (``units = ["km", "kg", "kW"]`` in pack.toml), and the abbreviated number words that follow a number as
 units do, with their final mark ("Mio.", "млн"), or of several words ("por ciento"); after either engine decodes, a
-listed unit (in any case, without its marks) straight after a word ending in a digit takes the listed spelling, and
+listed unit (in any case, without its marks) straight after a word ending in a digit (or in a digit and one of the
+pack's ``ordinal_suffixes``: "1er janvier") takes the listed spelling, and
 the number, the words of a unit of several but its last, and the letters inside a unit's words take no mark but
 those of its spelling ("3 pm" -> "3 p.m."). A joining unit (``joining_units = ["h"]``) between two numbers of one
 quantity takes none either: "10 h 30", not "10 h, 30" (a list of units keeps its commas: "3 kg, 5 kg"). What the
@@ -38,7 +39,7 @@ def unit_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.nda
     spans = words(base, cls, pack)
     longest = max(u.count(" ") for u in pack.units) + 1
     for k in range(1, len(spans)):
-        if not base[spans[k][0] - 1][:1].isdigit():
+        if not _number_before(base, spans[k - 1], pack.ordinal_suffixes):
             continue
         for n in range(min(longest, len(spans) - k), 0, -1):  # the longest listed unit first
             key = " ".join("".join(base[a:b]).lower() for a, b in spans[k:k + n])
@@ -63,6 +64,13 @@ def unit_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.nda
         if e < len(base) and base[e][:1].isdigit() and "".join(base[s:e]).lower() in pack.joining_units:
             cls[e - 1] = (cls[e - 1] & ~mark_bits) | (kept[e - 1] & mark_bits)
     return cls
+
+
+def _number_before(base: list[str], span: tuple[int, int], ordinals: tuple[str, ...]) -> bool:
+    """Whether the word at ``span`` ends in a digit ("12"), or in a digit and an ordinal suffix ("1er janvier")."""
+    word = "".join(base[span[0]:span[1]]).lower()
+    return base[span[1] - 1][:1].isdigit() or any(
+        word.endswith(o) and word[:-len(o)][-1:].isdigit() for o in ordinals)
 
 
 def _spelled(word: str, pack: LanguagePack) -> list[tuple[str, int]]:

@@ -71,6 +71,29 @@ def test_the_month_of_a_date_binds_to_its_day():
         assert out.startswith("12 апреля "), out
 
 
+@pytest.mark.parametrize("lang, text, want", [
+    ("fr", "le1erjanvier2024", "Le 1er janvier 2024"), ("fr", "le 1er janvier 2024 il a plu", "Le 1er janvier 2024"),
+    ("fr", "ilestnéle14juillet1789àparis", "le 14 juillet 1789 à")])
+def test_a_dates_month_binds_to_its_day_or_ordinal_and_its_year(lang, text, want):
+    """fr lists its months as joining units: the novels' model wrote "le 1er, Janvier, 2024" ("1er", a number and one
+    of the pack's ``ordinal_suffixes``, counts as the number)."""
+    pack = load_pack(lang)
+    out = Restorer(lang=lang, spaces="auto")(text)
+    assert base_text(out, pack) == base_text(text, pack) and want in out, out
+
+
+def test_a_spanish_month_after_de_is_a_unit_of_two_words():
+    import numpy as np
+
+    es = load_pack("es")
+    caps, comma, space = es.bit("CAPS"), es.bit(","), es.bit("SPACE")
+    base = list("3demarzo")  # "3, de Marzo", as a model might write it
+    cls = np.zeros(len(base), int)
+    cls[0], cls[2], cls[3] = comma | space, space, caps
+    out = units.unit_case(base, cls, es, np.zeros(len(base), int))
+    assert out.tolist() == [space, 0, space] + [0] * 5  # "3 de marzo"
+
+
 @pytest.mark.parametrize("lang, text, want", [("fr", "le train part à 10 h 30 demain matin", "10 h 30"),
                                               ("fr", "letrainpartà10h30demainmatin", "10 h 30"),
                                               ("de", "wir treffen uns um 14 uhr 30 im rathaus", "14 Uhr 30"),

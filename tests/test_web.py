@@ -428,7 +428,8 @@ def test_the_page_writes_abbreviations_as_the_pack_lists_them_as_python_does(bro
 
 
 def test_the_page_joins_numbers_across_a_joining_unit_as_python_does(browser_page):
-    """A pack's ``joining_units`` (units.js): "10 h 30" and "14 Uhr 30" take no mark between, as in Python."""
+    """A pack's ``joining_units`` (units.js): "10 h 30", "14 Uhr 30" and "1er janvier 2024" take no mark between, as
+    in Python."""
     page, _, _, errors = browser_page
     for lang, items in {"fr": [("letrainpartà10h30demainmatin", "auto"), ("il a 3 kg 5 kg et 10 h 30", "keep")],
                         "de": [("wir treffen uns um 14 uhr 30 im rathaus", "keep")]}.items():
@@ -436,6 +437,10 @@ def test_the_page_joins_numbers_across_a_joining_unit_as_python_does(browser_pag
         got = web_restore(page, items, lang)
         assert got == [python[spaces](text) for text, spaces in items]
         assert all(" 30" in out and ", 30" not in out for out in got), got
+    dates = [("le1erjanvier2024", "auto"), ("le 1er janvier 2024 il a plu", "keep")]  # "1er": an ordinal (units.js)
+    got = web_restore(page, dates, "fr")
+    assert got == [Restorer(lang="fr", engine="char", spaces=spaces)(text) for text, spaces in dates]
+    assert all("1er janvier 2024" in out for out in got), got
     assert errors == []
 
 

@@ -278,7 +278,7 @@ export class CharEngine {
     cls = abbreviationForms(base, cls, forms, bits, kept, keep, frozen?.inside ?? null); // abbreviation_forms.js
     const markBit = new Map(this.pack.marks.map((m) => [m, this.pack.bit(m)]));
     cls = unitCase(base, cls, this.pack.units, caps, this.space, markBits, kept, markBit,
-      this.pack.joiningUnits); // units.js
+      this.pack.joiningUnits, this.pack.ordinalSuffixes); // units.js
     const sep = this.pack.thousands; // digit_groups.js
     const sepBit = sep === " " ? this.space : sep ? this.pack.bit(sep) : 0;
     cls = digitGroups(base, cls, sepBit, sep === " ", this.space, this.pack.markBits, given, keep, frozen?.inside ?? null);

@@ -9,8 +9,9 @@ import { startsDigit } from "./clusters.js";
 /** ``cls`` with every listed unit (``units``: small letters -> spelling; a unit of several words has them spaced,
  * "por ciento") after a number spelled as listed, with its listed marks (``marks``: mark -> class bit), and no
  * mark after the number, nor between the unit's words, nor inside them but its listed marks ("a.m.");
- * ``joining``: the bare joining units. */
-export function unitCase(base, cls, units, caps, space, markBits, kept, marks = new Map(), joining = new Set()) {
+ * ``joining``: the bare joining units; ``ordinals``: the pack's ordinal suffixes, after a number as a number. */
+export function unitCase(base, cls, units, caps, space, markBits, kept, marks = new Map(), joining = new Set(),
+  ordinals = []) {
   if (!units.size || !space || base.length < 2) return cls;
   const cuts = [];
   for (let i = 0; i < base.length - 1; i++) if (cls[i] & space) cuts.push(i + 1);
@@ -19,7 +20,9 @@ export function unitCase(base, cls, units, caps, space, markBits, kept, marks = 
   const longest = Math.max(...[...units.keys()].map((u) => u.split(" ").length));
   const clear = (j) => { cls[j] = (cls[j] & ~markBits) | (kept[j] & markBits); };
   for (let k = 1; k < spans.length; k++) {
-    if (!startsDigit(base[spans[k][0] - 1])) continue;
+    const before = bare(spans[k - 1]); // a number, or a number and an ordinal suffix ("1er janvier")
+    const ordinal = ordinals.some((o) => before.endsWith(o) && startsDigit(before.slice(0, -o.length).slice(-1)));
+    if (!startsDigit(base[spans[k][0] - 1]) && !ordinal) continue;
     const key = (n) => spans.slice(k, k + n).map(bare).join(" ");
     let n = Math.min(longest, spans.length - k);
     while (n > 0 && !units.has(key(n))) n--;
