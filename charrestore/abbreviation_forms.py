@@ -88,6 +88,32 @@ def abbreviation_forms(base: list[str], cls: np.ndarray, pack: LanguagePack, kep
     return cls
 
 
+def dotted_capitals(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.ndarray) -> np.ndarray:
+    """``cls`` with the inner periods of every word of the pack's ``dotted_capitals`` ("us" -> "U.S.") that the
+    engine wrote in capitals with a period after it and the input typed no mark in. The token model reads "U.S." as
+    the word "us" in capitals and a period (labels.py); written out, that was "US.", and the period no sentence end
+    (TokenModel.decode).
+
+    >>> from charrestore import load_pack
+    >>> en = load_pack("en")
+    >>> caps, dot, space = en.bit("CAPS"), en.bit("."), en.bit("SPACE")
+    >>> base = list("theusgov")
+    >>> cls = np.array([0, 0, space, caps, caps | dot | space, 0, 0, 0])  # "the US. gov"
+    >>> from charrestore.codec import render
+    >>> render(base, dotted_capitals(base, cls, en, np.zeros(8, int)), en)
+    'the U.S. gov'
+    """
+    if not pack.dotted_capitals or not len(base):
+        return cls
+    caps_bit, dot = pack.bit(CAPS), pack.bit(".")
+    for s, e in words(base, cls, pack):
+        word = "".join(base[s:e]).lower()
+        if (word in pack.dotted_capitals and all(cls[s:e] & caps_bit) and cls[e - 1] & dot
+                and not (kept[s:e] & pack.mark_bits).any()):
+            cls[s:e - 1] |= dot
+    return cls
+
+
 def _free(kept: np.ndarray, inside: np.ndarray | None, s: int, e: int, mark_bits: int) -> bool:
     """Whether ``s:e`` has no typed mark (``kept``) and lies outside every protected span (``inside``)."""
     return not (kept[s:e] & mark_bits).any() and (inside is None or not inside[s:e].any())

@@ -53,6 +53,9 @@ class LanguagePack:
     scripts: tuple[str, ...] = ()  # the Unicode scripts the language writes: a word typed in another is kept (spans.py)
     elisions: tuple[str, ...] = ()  # clitics elided before a word with an apostrophe ("l'", "qu'"): segmenter.py
     ordinal_suffixes: tuple[str, ...] = ()  # letters a number takes as an ordinal ("1st", "2e"): segmenter.py
+    # capitals with a period after each letter ("U.S."): bare letters -> the form; where the token model writes the
+    # letters in capitals and a period after them, that period is the form's (abbreviation_forms.dotted_capitals)
+    dotted_capitals: dict[str, str] = field(default_factory=dict)
     # letters that fewer than one word in 100,000 of the training text exceeds: a longer one in spaced input is
     # run-together text, whose spaces ``--spaces auto`` restores (long_text.runs_together); 0: never
     longest_word: int = 0
@@ -170,6 +173,10 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
     for suffix in data.get("ordinal_suffixes", ()):
         if not _LETTERS.fullmatch(str(suffix)):
             raise PackError(f"{source}: 'ordinal_suffixes' holds {suffix!r}: it takes letters (\"st\", \"e\")")
+    for form in data.get("dotted_capitals", ()):
+        if not _DOTTED.fullmatch(str(form)):
+            raise PackError(f"{source}: 'dotted_capitals' holds {form!r}: it takes capitals, each with a period "
+                            "(\"U.S.\")")
     if data.get("longest_word", 0) < 0 or (data.get("longest_word") and SPACE not in features):
         raise PackError(f"{source}: 'longest_word' takes a whole number of letters, 0 or more, in a pack with SPACE")
     thousands = data.get("thousands", "")
@@ -210,6 +217,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         scripts=tuple(data.get("scripts", ())),
         elisions=tuple(c.lower() for c in data.get("elisions", ())),
         ordinal_suffixes=tuple(str(x).lower() for x in data.get("ordinal_suffixes", ())),
+        dotted_capitals={form.replace(".", "").lower(): form for form in data.get("dotted_capitals", ())},
         longest_word=int(data.get("longest_word", 0)),
         plain_typing=bool(data.get("plain_typing", False)),
         keyboard_letters=str(data.get("keyboard_letters", "")).lower(),
@@ -219,6 +227,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
 _SCRIPT_NAME = regex.compile(r"[A-Z][A-Za-z_]*")
 _ELISION = regex.compile(r"\p{L}+'")
 _LETTERS = regex.compile(r"\p{L}+")
+_DOTTED = regex.compile(r"(?:\p{Lu}\.){2,}")
 
 
 def _check_forms(source, forms, marks, spaced: bool, cased: bool) -> None:

@@ -125,6 +125,10 @@ def test_pack_typography_is_validated():
     for bad in (["l"], ["'"], ["l' "], ["l’"]):
         with pytest.raises(PackError, match="'elisions' holds"):
             _validate("xx", {**pack, "elisions": bad})
+    assert _validate("xx", {**pack, "dotted_capitals": ["U.S.", "E.U."]}).dotted_capitals == {"us": "U.S.", "eu": "E.U."}
+    for bad in (["US"], ["U.S"], ["u.s."], ["U."], ["U. S."]):
+        with pytest.raises(PackError, match="'dotted_capitals' holds"):
+            _validate("xx", {**pack, "dotted_capitals": bad})
     assert _validate("xx", {**pack, "ordinal_suffixes": ["St", "e"]}).ordinal_suffixes == ("st", "e")
     for bad in (["1st"], ["s t"], [""], ["."]):
         with pytest.raises(PackError, match="'ordinal_suffixes' holds"):

@@ -283,6 +283,38 @@ def test_abbreviations_through_the_pipeline(restorers):
     assert " e.g. " in out and " vs. " in out and "E.g." not in out and "Vs." not in out
 
 
+def test_a_dotted_capital_in_capitals_with_a_period_starts_no_sentence(restorers):
+    """The token model reads "U.S." as "us" in capitals and a period (labels.py): where it writes that for a word
+    of the pack's ``dotted_capitals``, the sentence-start rule leaves the next word the model's case ("the U.S.
+    government", not "the US. Government"); a period after the word in small letters still ends a sentence."""
+    model = restorers["keep"].engine.model
+    assert EN.dotted_capitals["us"] == "U.S." and "us" in model.dotted
+    upp, lab = model.case_labels.index("UPP"), model.punct_labels.index
+    p = np.zeros((3, 4), np.float32)
+    c = np.zeros((3, 4), np.float32)
+    p[:, lab("O")] = 50.0
+    p[1, lab("PERIOD")] = 60.0
+    c[:, model.O] = 50.0
+    c[1, upp] = 60.0                                     # "the US. government"
+    dotted = np.array([False, True, False])
+    _, case = model.decode(p, c, dotted=dotted)
+    assert case.tolist() == [model.CAP, upp, model.O]
+    _, case = model.decode(p, c)
+    assert case[2] == model.CAP                          # without the list: "US. Government"
+    c[1, upp] = 0.0                                      # "us." in small letters: a sentence end
+    _, case = model.decode(p, c, dotted=dotted)
+    assert case[2] == model.CAP
+
+
+@pytest.mark.parametrize("text, want", [("the us government said", "The U.S. government said"),
+                                        ("there are schools in the us and australia", "the U.S. and Australia"),
+                                        ("the un security council met", "The U.N. Security Council")])
+def test_the_shipped_pipeline_writes_dotted_capitals(text, want):
+    out = Restorer(lang="en", engine="pipeline", spaces="keep")(text)
+    assert want in out and "US." not in out and "UN." not in out, out
+    assert base_text(out, EN) == base_text(text, EN)
+
+
 def test_sentence_start_rule_skips_words_that_start_with_a_digit(restorers):
     model = restorers["keep"].engine.model
     p = np.zeros((2, 4), np.float32)

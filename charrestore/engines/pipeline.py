@@ -26,7 +26,7 @@ from ..labels import words
 from ..packs import CAPS, SPACE, LanguagePack
 from ..spans import TRAILING, spoken, typed_spaces
 from ..digit_groups import digit_groups
-from ..abbreviation_forms import abbreviation_forms
+from ..abbreviation_forms import abbreviation_forms, dotted_capitals
 from ..units import unit_case
 from .base import Engine, EngineOptions
 from .symbols import Symbols
@@ -222,6 +222,7 @@ class PipelineEngine(Engine):
             mixed = np.repeat(spans_with(caps, starts, ends), ends - starts)
             classes = np.where(mixed, (classes & ~self.caps_bit) | caps, classes)
         classes = abbreviation_forms(base, classes, self.pack, kept, keep, None if frozen is None else frozen.inside)
+        classes = dotted_capitals(base, classes, self.pack, kept)
         classes = unit_case(base, classes, self.pack, kept)
         classes = digit_groups(base, classes, self.pack, own, keep, None if frozen is None else frozen.inside)
         if frozen is not None:

@@ -104,6 +104,8 @@ class TokenModel:
         self.capital_after = np.array([m in pack.capital_after for m in self.marks])
         self.O, self.CAP = self.case_labels.index("O"), self.case_labels.index("CAP")
         self.MIX = self.case_labels.index("MIX") if "MIX" in self.case_labels else -1
+        self.UPP = self.case_labels.index("UPP") if "UPP" in self.case_labels else -1
+        self.dotted = frozenset(pack.dotted_capitals)  # "us": in capitals with a period, "U.S." (abbreviation_forms.py)
         self.stats: Counter = Counter()
         self.edge = card.get("edge_id")  # None: a model trained without document edges
         pause = card.get("pause_bias")  # per pause bucket, punctuation offsets for words with times (validated)
@@ -185,9 +187,10 @@ class TokenModel:
         letter_first = np.array([bool(m) and m.group().isalpha() for m in map(_FIRST_ALNUM.search, forms)])
         bias = None if times is None else self.pause_bias(forms, times)
         read = [self.read_as.get(f, f) for f in forms] if self.read_as else forms  # as its training text writes them
+        dotted = np.fromiter((f in self.dotted for f in read), bool, len(read)) if self.dotted else None
         return self.decode(*self.logits(read), bias_punct=bias, forced=forced, letter_first=letter_first, end=end,
                            named=self.named(read), spelled=self.spelled(read), unread=self.unread(forms),
-                           abbreviation=keep_case)
+                           abbreviation=keep_case, dotted=dotted)
 
     def unread(self, forms: list[str]) -> np.ndarray | None:
         """Which words have letters but none that the tokenizer knows (None: no such word), for ``decode``."""
@@ -217,8 +220,8 @@ class TokenModel:
                forced: np.ndarray | None = None, letter_first: np.ndarray | None = None,
                end: bool = True, bias_end: np.ndarray | None = None,
                named: np.ndarray | None = None, unread: np.ndarray | None = None,
-               abbreviation: np.ndarray | None = None,
-               spelled: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+               abbreviation: np.ndarray | None = None, spelled: np.ndarray | None = None,
+               dotted: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Label ids from merged logits: the offsets (the card's by default) added, then the rules. Tuning
         tries other offsets (``bias_end``: those of the last word); ``punct`` (gold marks, for an oracle) replaces
         the decoded marks; ``forced`` (-1: free) fixes the marks of some words, the input's own. ``letter_first``
@@ -228,7 +231,9 @@ class TokenModel:
         says O or CAP. ``unread``: the words in a script the tokenizer cannot read (``TokenModel.unread``), O whatever the model says: they
         keep the input's case, and only the sentence-start rule may capitalize them. ``abbreviation``: words that
         keep the input's case too ("e.g.", forced to end no sentence); where the model read one as a sentence end,
-        its capital on the next word is that misreading's, and goes unless the word is ``named``."""
+        its capital on the next word is that misreading's, and goes unless the word is ``named``. ``dotted``: the
+        words of the pack's ``dotted_capitals``; in capitals with a period ("U.S."), the period is theirs, and the
+        next word keeps the model's case (the sentence-start rule wrote "US. Government")."""
         bias_punct = self.bias_punct if bias_punct is None else bias_punct
         bias_case = self.bias_case if bias_case is None else bias_case
         case = (c + bias_case).argmax(-1)
@@ -259,6 +264,8 @@ class TokenModel:
                 punct[-1] = ends[p[-1, ends].argmax()]
                 self.stats["final_mark_added"] += 1
         starts = np.concatenate([[True], self.capital_after[punct[:-1]]])
+        if dotted is not None:
+            starts[1:] &= ~(dotted & (case == self.UPP))[:-1]
         lower = starts & (case == self.O) & (True if letter_first is None else letter_first)
         self.stats["words"] += len(case)
         self.stats["sentence_starts"] += int(starts.sum())
