@@ -136,6 +136,41 @@ class Apostrophes:
         return out if len(out) == len(words) else list(words)
 
 
+# Unspaced text whose words a segmenter may find before the apostrophes step: no address, tag or mention in it.
+_PLAIN_TEXT = regex.compile(r"[\p{L}\p{M}\p{N}\s.,;:!?-]*")
+
+
+def apostrophes_before(text: str, model: Apostrophes, segmenter) -> str:
+    """Unspaced ``text`` with the apostrophes of its words, as the NB ``segmenter`` finds them ("jaivulhomme" ->
+    "j'aivul'homme"), so that a char model reads the forms it learned: read without them, the fr model wrote
+    "à L'école" for "àlécole". ``text`` itself if it holds an apostrophe, or anything but letters, digits, white
+    space and plain punctuation.
+
+    >>> model = Apostrophes(["j'ai", "jai", "l'homme", "lhomme", "vu"], [50, 1, 20, 1, 30], {}, total=200, smoothing=1)
+    >>> from charrestore.segmenter import Segmenter
+    >>> apostrophes_before("jaivu lhomme", model, Segmenter({"jai": 51, "vu": 30, "lhomme": 21}, {}, L=8))
+    "j'aivu l'homme"
+    """
+    if has_apostrophe(text) or not _PLAIN_TEXT.fullmatch(text):
+        return text
+    chunks = regex.split(r"(\s+)", text)
+    pieces = []
+    for chunk in chunks:
+        if chunk and not chunk.isspace():
+            cuts = segmenter.cuts(chunk)
+            pieces.append([chunk[a:b] for a, b in zip([0, *cuts], [*cuts, len(chunk)])])
+    words = model.restore_words([w for part in pieces for w in part])
+    out, at, k = [], 0, 0
+    for chunk in chunks:
+        if chunk and not chunk.isspace():
+            n = len(pieces[k])
+            out.append("".join(words[at:at + n]))
+            at, k = at + n, k + 1
+        else:
+            out.append(chunk)
+    return "".join(out)
+
+
 def plain(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is a word of letters alone between white space and plain punctuation."""
     return bool(_LETTERS.fullmatch(text, start, end) and _OPENS.search(" " + text[max(0, start - 4):start])

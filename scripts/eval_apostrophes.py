@@ -5,6 +5,8 @@ reference has one after the same letter (the letters never change: checked). Con
 - ``step``: the reference without apostrophes, marks and case kept, through ``Apostrophes.restore`` alone;
 - ``spaced``: lower-case words without marks or apostrophes, ``fix --spaces keep`` (the Restorer of the pack);
 - ``despaced``: the same letters without spaces, ``fix --spaces restore``.
+``--marks``: also the marks, case and WER of the ``spaced`` and ``despaced`` outputs (``charrestore eval``'s scorer,
+each document whole; the apostrophes the output lacks or adds are left unaligned, as the scorer does).
 ``--speed N``: the default engine's chars/s on the de-spaced B set with the step (``--apostrophes restore``) and
 without it (``keep``), interleaved, the median of N passes each.
 Sets, en: TED dev talks (``ted_dev.tsv``) in two halves by talk, A (tuned on with ``--tune``) and B; Brown's held-out
@@ -30,6 +32,7 @@ import regex
 from charrestore import Restorer, RestorerConfig
 from charrestore.apostrophes import Apostrophes
 from charrestore.cards import load_card, write_card
+from charrestore.evaluation.results import evaluate_char
 from charrestore.holdout import held_out
 from charrestore.packs import load_pack
 from charrestore.paths import models_dir
@@ -130,6 +133,7 @@ def main() -> None:
     ap.add_argument("--tune", action="store_true", help="grid the smoothing and bias on the A set first")
     ap.add_argument("--card", action="store_true", help="write the tuned values and the scores into the card")
     ap.add_argument("--max-docs", type=int, default=200)
+    ap.add_argument("--marks", action="store_true", help="also score the marks, case and WER of the outputs")
     ap.add_argument("--speed", type=int, default=0, metavar="N", help="also time the step: median of N passes")
     ap.add_argument("--out", help="default: reports/eval_apostrophes.json (en), reports/eval_apostrophes_<lang>.json")
     args = ap.parse_args()
@@ -145,7 +149,7 @@ def main() -> None:
         card["params"].update(smoothing=tuned["smoothing"], bias=tuned["bias"])
         card["tuning"] = tuned
         write_card(models_dir() / lang / "apostrophes.json", card)
-    restorer = Restorer(RestorerConfig(lang=lang))
+    restorer, pack = Restorer(RestorerConfig(lang=lang)), load_pack(lang)
     model = restorer.engine.apostrophe_model()
     results = {}
     for name, docs in sets.items():
@@ -158,6 +162,11 @@ def main() -> None:
                         for d in docs]
             results[f"{name}/{condition}"] = {**score(zip(docs, outs)), "docs": len(docs),
                                               "seconds": round(time.perf_counter() - t, 1)}
+            if args.marks and condition != "step":
+                scored = evaluate_char(docs, outs, pack).to_dict()
+                results[f"{name}/{condition}"]["marks"] = {
+                    **{f: round(scored["features"][f]["f1"], 4) for f in ("CAPS", ".", ",")},
+                    "ALL": round(scored["ALL"]["f1"], 4), "WER": round(scored["wer"], 4)}
             print(name, condition, results[f"{name}/{condition}"], file=sys.stderr)
     if args.speed:
         results[f"speed_{second}_despaced"] = speed(sets[second], args.speed, lang)

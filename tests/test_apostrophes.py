@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,6 +105,30 @@ def test_french_elisions_come_back():
         assert all(form in out.lower() for form in forms), out
     assert "il l'a vu" in restorer("il la vu hier").lower()
     assert restorer("c’est la vie jai faim").count("'") == 0  # a text that writes its own apostrophes keeps them
+
+
+def test_unspaced_french_is_read_with_its_apostrophes_back():
+    """Unspaced text without apostrophes: the words of the char engine's NB segmenter take theirs before the char
+    model reads it (apostrophes_before), which wrote "à L'école" for "àlécole", reading "lécole" as a name."""
+    if not (models_dir() / "fr" / "apostrophes.json").is_file():
+        pytest.skip("the fr apostrophes model is not installed")
+    restorer, pack = Restorer(lang="fr"), load_pack("fr")
+    for text, want in (("lesenfantsnontpasmangéàlécole", "n'ont pas mangé à l'école"),
+                       ("lhommequejaivuhierestpartiavantlaube", "j'ai vu hier est parti avant l'aube")):
+        out = restorer(text)
+        assert base_text(out, pack) == base_text(text, pack) and want in out, out
+    assert restorer("lécole https://x.fr/lécole") == restorer("lécole https://x.fr/lécole", spaces="keep")
+
+
+@given(text=st.text(alphabet="jaivulhome ,#@:/", max_size=40))
+@settings(max_examples=60, deadline=None)
+def test_apostrophes_before_adds_apostrophes_and_nothing_else(text):
+    from charrestore.apostrophes import apostrophes_before
+    from charrestore.segmenter import Segmenter
+
+    model = Apostrophes(["j'ai", "jai", "l'homme", "lhomme", "vu"], [50, 1, 20, 1, 30], {}, total=200, smoothing=1)
+    out = apostrophes_before(text, model, Segmenter({"jai": 51, "vu": 30, "lhomme": 21, "a": 5}, {}, L=8))
+    assert out.replace("'", "") == text and (out == text or not regex.search(r"[#@/]", text))
 
 
 def test_a_models_folder_without_the_model_adds_none_and_a_damaged_one_is_an_error(tmp_path):

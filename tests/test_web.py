@@ -357,6 +357,19 @@ def test_the_page_leaves_the_cut_before_an_ordinal_suffix_to_the_counts_as_pytho
     assert errors == []
 
 
+def test_the_page_reads_unspaced_text_with_its_apostrophes_back_as_python_does(browser_page):
+    """Unspaced text without apostrophes: the NB segmenter's words take theirs before the char model reads them
+    (apostrophes.js ``apostrophesBefore``), as in Python: "à l'école", not "à L'école"."""
+    page, _, _, errors = browser_page
+    outs = {}
+    for lang, items in {"fr": [("lesenfantsnontpasmangéàlécole", "auto"), ("lhomme https://x.fr/lhomme", "restore")],
+                        "en": [("icantbelieveitsalreadyfriday", "auto")]}.items():
+        outs[lang] = web_restore(page, items, lang)
+        assert outs[lang] == [Restorer(lang=lang, engine="char", spaces=spaces)(text) for text, spaces in items]
+    assert "à l'école" in outs["fr"][0] and "can't" in outs["en"][0] and "it's" in outs["en"][0]
+    assert errors == []
+
+
 def test_the_page_puts_no_capital_after_a_comma_on_a_common_word_as_python_does(browser_page):
     """fr's card ``common_words``: "vie, J'ai" is a sentence start or no capital, on the page as in Python."""
     page, _, _, errors = browser_page

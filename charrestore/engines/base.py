@@ -17,7 +17,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .. import long_text
-from ..apostrophes import has_apostrophe
+from ..apostrophes import apostrophes_before, has_apostrophe
 from ..clusters import case_split, graphemes, upper_of
 from ..codec import kept_features, parse, render
 from ..hashtags import HASHTAG_MODES, forms, split_text
@@ -99,6 +99,8 @@ class Engine(ABC):
         keep = keeps_spaces(text, spaces, self.pack)
         if fix is not None and keep and not self.reads_apostrophes:
             text = fix.restore(text)  # the words are the input's: the model reads "we'll see" as it learned to
+        elif fix is not None and not self.reads_apostrophes and getattr(self, "segmenter", None) is not None:
+            text = apostrophes_before(text, fix, self.segmenter)  # the words are the char engine's NB segmenter's
         if long_text.is_long(text):
             pieces = long_text.restore(self, text, keep, hashtags == "camel")
         else:

@@ -105,6 +105,13 @@ export class Apostrophes {
     return out;
   }
 
+  /** Each of ``words`` (no white space inside) with its apostrophes, the others as context. */
+  restoreWords(words) {
+    if (words.some(hasApostrophe)) return words;
+    const out = this.restore(words.join(" ")).split(" ");
+    return out.length === words.length ? out : words;
+  }
+
   /** ``text`` with the apostrophes its words' context asks for; unchanged if it has any apostrophe. */
   restore(text) {
     if (hasApostrophe(text)) return text;
@@ -121,4 +128,27 @@ export class Apostrophes {
     });
     return at ? out + text.slice(at) : text;
   }
+}
+
+// Unspaced text whose words a segmenter may find before the apostrophes step: no address, tag or mention in it.
+const PLAIN_TEXT = /^[\p{L}\p{M}\p{N}\s.,;:!?-]*$/u;
+
+/** Unspaced ``text`` with the apostrophes of its words as the NB ``segmenter`` finds them ("jaivulhomme" ->
+ * "j'aivul'homme"), so that the char model reads the forms it learned (apostrophes.py ``apostrophes_before``). */
+export function apostrophesBefore(text, model, segmenter) {
+  if (hasApostrophe(text) || !PLAIN_TEXT.test(text)) return text;
+  const chunks = text.split(/(\s+)/u);
+  const pieces = chunks.filter((c) => c && !/^\s+$/u.test(c)).map((chunk) => {
+    const cuts = segmenter.cuts(chunk);
+    return [0, ...cuts].map((a, i) => chunk.slice(a, i < cuts.length ? cuts[i] : chunk.length));
+  });
+  const words = model.restoreWords(pieces.flat());
+  let at = 0;
+  let k = 0;
+  return chunks.map((chunk) => {
+    if (!chunk || /^\s+$/u.test(chunk)) return chunk;
+    const n = pieces[k++].length;
+    at += n;
+    return words.slice(at - n, at).join("");
+  }).join("");
 }

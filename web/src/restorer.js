@@ -5,7 +5,7 @@
  * protected spans -> classes -> render). The NB counts load on the first input that needs them.
  */
 
-import { Apostrophes, hasApostrophe } from "./apostrophes.js";
+import { Apostrophes, apostrophesBefore, hasApostrophe } from "./apostrophes.js";
 import { caseSplit, graphemes, upperOf } from "./clusters.js";
 import { fetchBytes, fetchText } from "./fetch.js";
 import { keptFeatures, parse, render } from "./codec.js";
@@ -116,6 +116,9 @@ export class Restorer {
       && !runsTogether(text, this.pack));
     if (fix && keep) {
       text = fix.restore(text); // the words are the input's: the model reads "we'll see" as it learned to
+      parsed = parse(text, this.pack);
+    } else if (fix && this.engine.segmenter) { // the words are the NB segmenter's (apostrophes.js apostrophesBefore)
+      text = apostrophesBefore(text, fix, await this.engine.segmenter());
       parsed = parse(text, this.pack);
     }
     if (isLong(text)) {
