@@ -154,21 +154,10 @@ def apostrophes_before(text: str, model: Apostrophes, segmenter) -> str:
     if has_apostrophe(text) or not _PLAIN_TEXT.fullmatch(text):
         return text
     chunks = regex.split(r"(\s+)", text)
-    pieces = []
-    for chunk in chunks:
-        if chunk and not chunk.isspace():
-            cuts = segmenter.cuts(chunk)
-            pieces.append([chunk[a:b] for a, b in zip([0, *cuts], [*cuts, len(chunk)])])
-    words = model.restore_words([w for part in pieces for w in part])
-    out, at, k = [], 0, 0
-    for chunk in chunks:
-        if chunk and not chunk.isspace():
-            n = len(pieces[k])
-            out.append("".join(words[at:at + n]))
-            at, k = at + n, k + 1
-        else:
-            out.append(chunk)
-    return "".join(out)
+    pieces = [[chunk[a:b] for a, b in zip([0, *cuts], [*cuts, len(chunk)])]
+              for chunk in chunks if chunk and not chunk.isspace() for cuts in [segmenter.cuts(chunk)]]
+    words, parts = iter(model.restore_words([w for part in pieces for w in part])), iter(pieces)
+    return "".join(c if not c or c.isspace() else "".join(next(words) for _ in next(parts)) for c in chunks)
 
 
 def plain(text: str, start: int, end: int) -> bool:

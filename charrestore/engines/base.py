@@ -53,6 +53,7 @@ class Engine(ABC):
     models_dir: Path | None = None  # where the models came from (the NB segmenter of hashtags is read there too)
     options: EngineOptions = EngineOptions()
     reads_apostrophes = False  # whether the engine's model reads the apostrophes step's forms itself (the pipeline)
+    segmenter = None  # the NB segmenter whose words unspaced input takes (the char engine's, where its card says so)
 
     def __init__(self, pack: LanguagePack):
         self.pack = pack
@@ -99,7 +100,7 @@ class Engine(ABC):
         keep = keeps_spaces(text, spaces, self.pack)
         if fix is not None and keep and not self.reads_apostrophes:
             text = fix.restore(text)  # the words are the input's: the model reads "we'll see" as it learned to
-        elif fix is not None and not self.reads_apostrophes and getattr(self, "segmenter", None) is not None:
+        elif fix is not None and not self.reads_apostrophes and self.segmenter is not None:
             text = apostrophes_before(text, fix, self.segmenter)  # the words are the char engine's NB segmenter's
         if long_text.is_long(text):
             pieces = long_text.restore(self, text, keep, hashtags == "camel")

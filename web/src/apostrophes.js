@@ -142,13 +142,8 @@ export function apostrophesBefore(text, model, segmenter) {
     const cuts = segmenter.cuts(chunk);
     return [0, ...cuts].map((a, i) => chunk.slice(a, i < cuts.length ? cuts[i] : chunk.length));
   });
-  const words = model.restoreWords(pieces.flat());
-  let at = 0;
-  let k = 0;
-  return chunks.map((chunk) => {
-    if (!chunk || /^\s+$/u.test(chunk)) return chunk;
-    const n = pieces[k++].length;
-    at += n;
-    return words.slice(at - n, at).join("");
-  }).join("");
+  const words = model.restoreWords(pieces.flat())[Symbol.iterator]();
+  const parts = pieces[Symbol.iterator]();
+  return chunks.map((c) => (!c || /^\s+$/u.test(c) ? c : parts.next().value.map(() => words.next().value).join("")))
+    .join("");
 }
