@@ -27,6 +27,8 @@ import regex
 
 from .cards import load_card
 from .counts import read as read_counts
+from .packs import load_pack
+from .plain_letters import is_plain, made_pairs, plain as unmarked, plain_table
 
 START = "<s>"  # the context of a sentence's first word
 FORMAT = "charrestore counts 1 (charrestore/counts.py): apostrophe forms, their plain forms and neighbours' pairs"
@@ -72,14 +74,44 @@ class Apostrophes:
             if "'" in w:
                 self.forms.setdefault(strip(w), []).append(w)
         self._pairs = lru_cache(maxsize=4096)(self._parse)
+        self.plain_typing, self._plain = False, None  # a pack's plain_typing: text without diacritics reads plain
 
     @classmethod
     def load(cls, lang: str, root: Path | None = None, name: str = "apostrophes") -> "Apostrophes":
         card, path = load_card(lang, name, root, kind="apostrophes")
         words, counts, contexts = read_counts(path)[:3]
         params = card["params"]
-        return cls(words, counts, contexts, card["total"], params.get("smoothing", 1000.0), params.get("bias", 0.0),
-                   card.get("cased"))
+        model = cls(words, counts, contexts, card["total"], params.get("smoothing", 1000.0), params.get("bias", 0.0),
+                    card.get("cased"))
+        model.plain_typing = load_pack(lang).plain_typing
+        return model
+
+    def made_plain(self) -> "Apostrophes":
+        """This model with its words written plain ("j'espère" -> "j'espere"), the counts of the words that become
+        one summed: text typed without diacritics ("jespere", "cetait") reads it (built once, on first use).
+
+        >>> accented = Apostrophes(["j'espère", "jespère", "que"], [40, 1, 90], {"j'espère": "que 30"}, total=200)
+        >>> accented.plain_typing = True
+        >>> accented.restore("jespere que"), accented.restore("jespère que")
+        ("j'espere que", "j'espère que")
+        """
+        if self._plain is None:
+            words = list(self.count)  # every context word is counted too
+            made = dict(made_pairs(words, plain_table(words)))
+            count: dict[str, float] = {}
+            for word, c in self.count.items():
+                count[made.get(word, word)] = count.get(made.get(word, word), 0.0) + c
+            pairs: dict[str, dict[str, float]] = {}
+            for prev in self.contexts:
+                merged = pairs.setdefault(made.get(prev, prev), {})
+                for word, c in self._parse(prev).items():
+                    key = made.get(word, word)
+                    merged[key] = merged.get(key, 0.0) + c
+            self._plain = Apostrophes(list(count), list(count.values()),
+                                      {p: " ".join(f"{w} {c!r}" for w, c in d.items()) for p, d in pairs.items()},
+                                      self.total, self.smoothing, self.bias / math.log(10),
+                                      {made.get(k, k): unmarked(v) for k, v in self.cased.items()})
+        return self._plain
 
     def _parse(self, word: str) -> dict[str, float]:
         raw = self.contexts.get(word, "").split(" ")
@@ -118,6 +150,8 @@ class Apostrophes:
         """``text`` with the apostrophes its words' context asks for; unchanged if it has any apostrophe."""
         if has_apostrophe(text):
             return text
+        if self.plain_typing and is_plain(text):
+            return self.made_plain().restore(text)
         matches = list(_TOKEN.finditer(text))
         words = [m.group().lower() for m in matches]
         pieces, at = [], 0

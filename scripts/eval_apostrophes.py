@@ -5,6 +5,7 @@ reference has one after the same letter (the letters never change: checked). Con
 - ``step``: the reference without apostrophes, marks and case kept, through ``Apostrophes.restore`` alone;
 - ``spaced``: lower-case words without marks or apostrophes, ``fix --spaces keep`` (the Restorer of the pack);
 - ``despaced``: the same letters without spaces, ``fix --spaces restore``.
+``--plain``: the documents without their diacritics, as chat types them (plain_letters.plain; fr "cetait", "jespere").
 ``--marks``: also the marks, case and WER of the ``spaced`` and ``despaced`` outputs (``charrestore eval``'s scorer,
 each document whole; the apostrophes the output lacks or adds are left unaligned, as the scorer does).
 ``--speed N``: the default engine's chars/s on the de-spaced B set with the step (``--apostrophes restore``) and
@@ -36,6 +37,7 @@ from charrestore.evaluation.results import evaluate_char
 from charrestore.holdout import held_out
 from charrestore.packs import load_pack
 from charrestore.paths import models_dir
+from charrestore.plain_letters import plain
 from charrestore.training.corpus import read_documents
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
@@ -134,12 +136,15 @@ def main() -> None:
     ap.add_argument("--card", action="store_true", help="write the tuned values and the scores into the card")
     ap.add_argument("--max-docs", type=int, default=200)
     ap.add_argument("--marks", action="store_true", help="also score the marks, case and WER of the outputs")
+    ap.add_argument("--plain", action="store_true", help="the documents without their diacritics")
     ap.add_argument("--speed", type=int, default=0, metavar="N", help="also time the step: median of N passes")
     ap.add_argument("--out", help="default: reports/eval_apostrophes.json (en), reports/eval_apostrophes_<lang>.json")
     args = ap.parse_args()
     lang = args.lang
     out = args.out or f"reports/eval_apostrophes{'' if lang == 'en' else '_' + lang}.json"
     sets = documents(args.max_docs, lang)
+    if args.plain:
+        sets = {name: [plain(d) for d in docs] for name, docs in sets.items()}
     first, second = list(sets)[:2]
     card, _ = load_card(lang, "apostrophes")
     model = Apostrophes.load(lang)

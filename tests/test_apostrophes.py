@@ -120,6 +120,17 @@ def test_unspaced_french_is_read_with_its_apostrophes_back():
     assert restorer("lécole https://x.fr/lécole") == restorer("lécole https://x.fr/lécole", spaces="keep")
 
 
+def test_french_typed_without_diacritics_gets_its_apostrophes_from_the_counts_made_plain():
+    """fr is often typed without its accents too ("jespere", "cetait"): such text reads the counts made plain."""
+    if not (models_dir() / "fr" / "apostrophes.json").is_file():
+        pytest.skip("the fr apostrophes model is not installed")
+    restorer, pack = Restorer(lang="fr"), load_pack("fr")
+    for text, forms in (("jespere que tu vas bien", ["j'espere"]), ("cetaitsuperhierjetaisalecole", ["c'etait", "j'etais"])):
+        out = restorer(text)
+        assert base_text(out, pack) == base_text(text, pack) and all(f in out.lower() for f in forms), out
+    assert "j'espère" in restorer("jespère que tu vas bien").lower()  # marked text reads the counts as they are
+
+
 @given(text=st.text(alphabet="jaivulhome ,#@:/", max_size=40))
 @settings(max_examples=60, deadline=None)
 def test_apostrophes_before_adds_apostrophes_and_nothing_else(text):

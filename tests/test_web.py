@@ -359,14 +359,17 @@ def test_the_page_leaves_the_cut_before_an_ordinal_suffix_to_the_counts_as_pytho
 
 def test_the_page_reads_unspaced_text_with_its_apostrophes_back_as_python_does(browser_page):
     """Unspaced text without apostrophes: the NB segmenter's words take theirs before the char model reads them
-    (apostrophes.js ``apostrophesBefore``), as in Python: "à l'école", not "à L'école"."""
+    (apostrophes.js ``apostrophesBefore``), as in Python: "à l'école", not "à L'école"; text typed without accents
+    reads the counts made plain (``madePlain``)."""
     page, _, _, errors = browser_page
     outs = {}
-    for lang, items in {"fr": [("lesenfantsnontpasmangéàlécole", "auto"), ("lhomme https://x.fr/lhomme", "restore")],
+    for lang, items in {"fr": [("lesenfantsnontpasmangéàlécole", "auto"), ("lhomme https://x.fr/lhomme", "restore"),
+                               ("cetaitsuperhierjetaisalecole", "auto"), ("jespere que tu vas bien", "keep")],
                         "en": [("icantbelieveitsalreadyfriday", "auto")]}.items():
         outs[lang] = web_restore(page, items, lang)
         assert outs[lang] == [Restorer(lang=lang, engine="char", spaces=spaces)(text) for text, spaces in items]
     assert "à l'école" in outs["fr"][0] and "can't" in outs["en"][0] and "it's" in outs["en"][0]
+    assert "j'etais" in outs["fr"][2] and "J'espere" in outs["fr"][3]  # typed without accents: the counts made plain
     assert errors == []
 
 

@@ -6,6 +6,7 @@
  */
 
 import { readCounts } from "./counts.js";
+import { isPlain, plain as unmarked, plainTable, translate } from "./plain_letters.js";
 
 const WORD = "[\\p{L}\\p{M}\\p{N}]";
 const TOKEN = new RegExp(`${WORD}+(?:'${WORD}+)*(?:(?<=[sS])'(?!${WORD}))?`, "gu");
@@ -53,10 +54,37 @@ export class Apostrophes {
       this.forms.get(key).push(w);
     }
     this.parsed = new Map();
+    this.plainTyping = false; // the pack's plain_typing: text without diacritics reads madePlain()
+    this.plainModel = null;
   }
 
   static async fromBytes(bytes, card) {
     return new Apostrophes(await readCounts(bytes), card);
+  }
+
+  /** This model with its words written plain ("j'espère" -> "j'espere"), the counts of the words that become one
+   * summed, for text typed without diacritics (apostrophes.py ``made_plain``; built once). */
+  madePlain() {
+    if (!this.plainModel) {
+      const words = [...this.count.keys()];
+      const table = plainTable(words);
+      const made = (w) => translate(w, table);
+      const count = new Map();
+      for (const [w, c] of this.count) count.set(made(w), (count.get(made(w)) ?? 0) + c);
+      const merged = new Map();
+      for (const prev of this.contexts.keys()) {
+        const key = made(prev);
+        if (!merged.has(key)) merged.set(key, new Map());
+        const into = merged.get(key);
+        for (const [w, c] of this.pairs(prev)) into.set(made(w), (into.get(made(w)) ?? 0) + c);
+      }
+      const cased = Object.fromEntries([...this.cased].map(([k, v]) => [made(k), unmarked(v)]));
+      const card = { total: this.total, params: { smoothing: this.smoothing, bias: this.bias / Math.LN10 }, cased };
+      this.plainModel = new Apostrophes({ words: [...count.keys()], counts: [...count.values()], contexts: new Map() },
+        card);
+      this.plainModel.parsed = merged;
+    }
+    return this.plainModel;
   }
 
   pairs(word) {
@@ -115,6 +143,7 @@ export class Apostrophes {
   /** ``text`` with the apostrophes its words' context asks for; unchanged if it has any apostrophe. */
   restore(text) {
     if (hasApostrophe(text)) return text;
+    if (this.plainTyping && isPlain(text)) return this.madePlain().restore(text);
     const matches = [...text.matchAll(TOKEN)];
     const words = matches.map((m) => m[0].toLowerCase());
     const chosen = this.choose(words);

@@ -93,7 +93,9 @@ export class Restorer {
       const aCardUrl = new URL(`${pack.models.apostrophes}.json`, beside);
       restorer.apostrophes = once(async () => {
         const aCard = JSON.parse(await fetchText(aCardUrl));
-        return Apostrophes.fromBytes(await checked(new URL(aCard.file, aCardUrl), aCard.sha256), aCard);
+        const model = await Apostrophes.fromBytes(await checked(new URL(aCard.file, aCardUrl), aCard.sha256), aCard);
+        model.plainTyping = pack.plainTyping; // text typed without diacritics reads the counts made plain
+        return model;
       });
     }
     return restorer;
