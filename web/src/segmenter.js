@@ -61,8 +61,9 @@ export class Segmenter {
     this.L = Math.trunc(params.L ?? 20);
     this.unk1 = Math.log10(Number(params.smoothing ?? 10.0));
     this.unk0 = this.unk1 - this.logN; // an unknown word of length k scores unk0 - k * unk1
-    this.evidence = [[this.digitChange ?? DIGIT_CHANGE, evidence(params.digits ?? "hard")], [CAMEL, evidence(params.camel ?? "hard")],
-      [CAPS, evidence(params.caps ?? 0)], [INSIDE_NUMBER, -HARD], [AT_JOINER, -HARD]];
+    this.evidence = [[this.digitChange ?? DIGIT_CHANGE, evidence(params.digits ?? "hard")],
+      [CAMEL, evidence(params.camel ?? "hard")], [CAPS, evidence(params.caps ?? 0)], [INSIDE_NUMBER, -HARD],
+      [AT_JOINER, -HARD]];
     // spacing correction: a cut gains givenSpace where spaced text had a space, pays givenJoin where it had none
     this.givenSpace = Number(params.given_space ?? 0);
     this.givenJoin = Number(params.given_join ?? 0);

@@ -20,9 +20,7 @@ export function unitCase(base, cls, units, caps, space, markBits, kept, marks = 
   const longest = Math.max(...[...units.keys()].map((u) => u.split(" ").length));
   const clear = (j) => { cls[j] = (cls[j] & ~markBits) | (kept[j] & markBits); };
   for (let k = 1; k < spans.length; k++) {
-    const before = bare(spans[k - 1]); // a number, or a number and an ordinal suffix ("1er janvier")
-    const ordinal = ordinals.some((o) => before.endsWith(o) && startsDigit(before.slice(0, -o.length).slice(-1)));
-    if (!startsDigit(base[spans[k][0] - 1]) && !ordinal) continue;
+    if (!startsDigit(base[spans[k][0] - 1]) && !ordinalBefore(bare(spans[k - 1]), ordinals)) continue;
     const key = (n) => spans.slice(k, k + n).map(bare).join(" ");
     let n = Math.min(longest, spans.length - k);
     while (n > 0 && !units.has(key(n))) n--;
@@ -42,6 +40,9 @@ export function unitCase(base, cls, units, caps, space, markBits, kept, marks = 
   }
   return cls;
 }
+
+/** Whether ``word`` is a number and one of the pack's ordinal suffixes ("1er janvier"; units.py ``_number_before``). */
+const ordinalBefore = (word, ordinals) => ordinals.some((o) => word.endsWith(o) && startsDigit(word.slice(0, -o.length).slice(-1)));
 
 /** Each letter of a listed spelling with the bits of the marks written after it: "a.m." -> [a, "."], [m, "."]. */
 function spell(word, marks) {
