@@ -42,7 +42,8 @@ export function unitCase(base, cls, units, caps, space, markBits, kept, marks = 
 }
 
 /** Whether ``word`` is a number and one of the pack's ordinal suffixes ("1er janvier"; units.py ``_number_before``). */
-const ordinalBefore = (word, ordinals) => ordinals.some((o) => word.endsWith(o) && startsDigit(word.slice(0, -o.length).slice(-1)));
+const ordinalBefore = (word, ordinals) => ordinals.some((o) => word.endsWith(o)
+  && startsDigit(word.slice(0, -o.length).slice(-1)));
 
 /** Each letter of a listed spelling with the bits of the marks written after it: "a.m." -> [a, "."], [m, "."]. */
 function spell(word, marks) {
