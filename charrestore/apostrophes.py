@@ -43,6 +43,7 @@ _OPENS = regex.compile(r"\s[\"“‘(\[]{0,3}$")
 _CLOSES = regex.compile(r"[.,?!:;\"”)\]]{0,3}\s")
 
 _LETTERS = regex.compile(r"\p{L}+")
+ELIDED_BEFORE = frozenset("aeiouyhæœ")  # the letters (made plain) that an elided clitic stands before
 
 
 def has_apostrophe(text: str) -> bool:
@@ -75,6 +76,7 @@ class Apostrophes:
                 self.forms.setdefault(strip(w), []).append(w)
         self._pairs = lru_cache(maxsize=4096)(self._parse)
         self.plain_typing, self._plain = False, None  # a pack's plain_typing: text without diacritics reads plain
+        self.clitics: frozenset[str] = frozenset()  # a pack's elisions without their apostrophe ("l", "qu")
 
     @classmethod
     def load(cls, lang: str, root: Path | None = None, name: str = "apostrophes") -> "Apostrophes":
@@ -83,7 +85,8 @@ class Apostrophes:
         params = card["params"]
         model = cls(words, counts, contexts, card["total"], params.get("smoothing", 1000.0), params.get("bias", 0.0),
                     card.get("cased"))
-        model.plain_typing = load_pack(lang).plain_typing
+        pack = load_pack(lang)
+        model.plain_typing, model.clitics = pack.plain_typing, frozenset(c.rstrip("'") for c in pack.elisions)
         return model
 
     def made_plain(self) -> "Apostrophes":
@@ -178,12 +181,15 @@ def apostrophes_before(text: str, model: Apostrophes, segmenter) -> str:
     """Unspaced ``text`` with the apostrophes of its words, as the NB ``segmenter`` finds them ("jaivulhomme" ->
     "j'aivul'homme"), so that a char model reads the forms it learned: read without them, the fr model wrote
     "à L'école" for "àlécole". ``text`` itself if it holds an apostrophe, or anything but letters, digits, white
-    space and plain punctuation.
+    space and plain punctuation. A clitic of the pack's elisions that the segmenter cut off alone before a word
+    takes its apostrophe too ("surlimmigration" -> "surl'immigration": the counts held no "l'immigration").
 
     >>> model = Apostrophes(["j'ai", "jai", "l'homme", "lhomme", "vu"], [50, 1, 20, 1, 30], {}, total=200, smoothing=1)
+    >>> model.clitics = frozenset(["l"])
     >>> from charrestore.segmenter import Segmenter
-    >>> apostrophes_before("jaivu lhomme", model, Segmenter({"jai": 51, "vu": 30, "lhomme": 21}, {}, L=8))
-    "j'aivu l'homme"
+    >>> seg = Segmenter({"jai": 51, "vu": 30, "lhomme": 21, "l": 20, "avion": 5, "paulet": 5}, {}, L=8)
+    >>> apostrophes_before("jaivulavion", model, seg), apostrophes_before("jaivulpaulet", model, seg)
+    ("j'aivul'avion", "j'aivulpaulet")
     """
     if has_apostrophe(text) or not _PLAIN_TEXT.fullmatch(text):
         return text
@@ -191,7 +197,15 @@ def apostrophes_before(text: str, model: Apostrophes, segmenter) -> str:
     pieces = [[chunk[a:b] for a, b in zip([0, *cuts], [*cuts, len(chunk)])]
               for chunk in chunks if chunk and not chunk.isspace() for cuts in [segmenter.cuts(chunk)]]
     words, parts = iter(model.restore_words([w for part in pieces for w in part])), iter(pieces)
-    return "".join(c if not c or c.isspace() else "".join(next(words) for _ in next(parts)) for c in chunks)
+    return "".join(c if not c or c.isspace() else elided([next(words) for _ in next(parts)], model.clitics)
+                   for c in chunks)
+
+
+def elided(words: list[str], clitics: frozenset[str]) -> str:
+    """The words of an unspaced run joined, a clitic (``clitics``: "l", "qu") alone before a vowel or "h" with its
+    apostrophe: elision's place; not "m" before "paulet" (an abbreviation, "M. Paulet", its period dropped)."""
+    return "".join(w + MARK if k + 1 < len(words) and w.lower() in clitics
+                   and unmarked(words[k + 1][:1]).lower() in ELIDED_BEFORE else w for k, w in enumerate(words))
 
 
 def plain(text: str, start: int, end: int) -> bool:

@@ -14,6 +14,7 @@ import regex
 from .cards import card_location
 from .engines import REGISTRY
 from .paths import languages_dir, models_dir
+from .plain_letters import plain
 from .validate import SchemaError, check_pack
 
 CAPS = "CAPS"
@@ -56,6 +57,8 @@ class LanguagePack:
     # capitals with a period after each letter ("U.S."): bare letters -> the form; where the token model writes the
     # letters in capitals and a period after them, that period is the form's (abbreviation_forms.dotted_capitals)
     dotted_capitals: dict[str, str] = field(default_factory=dict)
+    # words written small inside a sentence ("mardi"), and, typed plain, without accents (small_words.py)
+    small_words: frozenset[str] = frozenset()
     # letters that fewer than one word in 100,000 of the training text exceeds: a longer one in spaced input is
     # run-together text, whose spaces ``--spaces auto`` restores (long_text.runs_together); 0: never
     longest_word: int = 0
@@ -177,6 +180,9 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         if not _DOTTED.fullmatch(str(form)):
             raise PackError(f"{source}: 'dotted_capitals' holds {form!r}: it takes capitals, each with a period "
                             "(\"U.S.\")")
+    for word in data.get("small_words", ()):
+        if not _SMALL.fullmatch(str(word)):
+            raise PackError(f"{source}: 'small_words' holds {word!r}: it takes words in small letters (\"mardi\")")
     if data.get("longest_word", 0) < 0 or (data.get("longest_word") and SPACE not in features):
         raise PackError(f"{source}: 'longest_word' takes a whole number of letters, 0 or more, in a pack with SPACE")
     thousands = data.get("thousands", "")
@@ -218,6 +224,8 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         elisions=tuple(c.lower() for c in data.get("elisions", ())),
         ordinal_suffixes=tuple(str(x).lower() for x in data.get("ordinal_suffixes", ())),
         dotted_capitals={form.replace(".", "").lower(): form for form in data.get("dotted_capitals", ())},
+        small_words=frozenset(f for w in data.get("small_words", ()) for f in {w, *(
+            [plain(w)] if data.get("plain_typing") else [])}),
         longest_word=int(data.get("longest_word", 0)),
         plain_typing=bool(data.get("plain_typing", False)),
         keyboard_letters=str(data.get("keyboard_letters", "")).lower(),
@@ -227,6 +235,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
 _SCRIPT_NAME = regex.compile(r"[A-Z][A-Za-z_]*")
 _ELISION = regex.compile(r"\p{L}+'")
 _LETTERS = regex.compile(r"\p{L}+")
+_SMALL = regex.compile(r"\p{Ll}+")
 _DOTTED = regex.compile(r"(?:\p{Lu}\.){2,}")
 
 

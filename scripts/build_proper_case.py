@@ -18,7 +18,8 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
   letters, whose small-letter spelling the dictionary does not accept either (no inflected common word: "Abejas",
   "abre"), which is no more frequent common word typed without its accents ("ca" is "ça", not "CA"), and which
   the pack's training text writes in small letters at most a tenth as often as with capitals inside a sentence (a
-  name that is also a word there: "Lorraine", "Maria").
+  name that is also a word there: "Lorraine", "Maria"). A stem the dictionary tags as a given name (fr "po:prn":
+  "Emmanuel", "Olaf") is marked ``name``.
 - de: German writes every noun with a capital, so a word that the Hunspell dictionary (Debian's hunspell-de-de)
   accepts with its first letter a capital ("Wasser", "Richtungen", "München", any inflected form) and not in small
   letters takes that capital, unless the training text writes it in small letters more than a tenth as often as
@@ -215,7 +216,10 @@ def hunspell_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict
         seen["not_a_small_word"] += 1
         candidates.append(form)
     forms = rarely_small(lang, candidates)
-    return forms, {**seen, "kept": len(forms)}
+    # a given name (the dictionary's "po:prn", fr): a surname may follow it, no comma between (proper_case.py)
+    given = {w.stem for w in dictionary.dic.words if "prn" in w.data.get("po", ())}
+    forms = [f"{form}\t{NAME}" if form in given else form for form in forms]
+    return forms, {**seen, "kept": len(forms), "names": sum(form.endswith(NAME) for form in forms)}
 
 
 def noun_forms(lang: str, n_words: int, work: Path) -> tuple[list[str], dict]:
@@ -304,7 +308,8 @@ def english_forms(n_words: int, work: Path, least: int, share: float) -> tuple[l
 
 STEMS_RULE = ("a word of the list that the Hunspell dictionary has only as a stem with capitals and does not accept in "
               "small letters, no more frequent common word of the list without its accents, written in small "
-              "letters in the training text at most 0.1 times as often as with capitals inside a sentence")
+              "letters in the training text at most 0.1 times as often as with capitals inside a sentence; one "
+              "that the dictionary tags as a given name (po:prn) is marked name")
 NOUNS_RULE = ("a word of the list that the Hunspell dictionary accepts with a capital first letter and not in small "
               "letters (German nouns and names), written in small letters in the training text at most 0.1 times as "
               "often as with capitals inside a sentence, takes that capital")

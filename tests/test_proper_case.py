@@ -138,6 +138,38 @@ def test_an_after_name_form_takes_its_capitals_only_straight_after_a_name():
     assert len(PROPER) == 8
 
 
+def test_no_comma_between_a_given_name_and_the_capitalized_word_after_it():
+    """``between`` (a comma): the model's "Emmanuel, Macron" becomes "Emmanuel Macron" (names_go_on)."""
+    names = ProperCase(["Emmanuel\tname", "Marie\tname", "Paris"])
+    dot = 4
+
+    def out(words, marks, capitals=(), typed=None):
+        base = [g for w in words for g in w]
+        ends = np.cumsum([len(w) for w in words]) - 1
+        cls = np.zeros(len(base), np.int64)
+        cls[ends[:-1]] = SPACE
+        for k, bits in marks.items():
+            cls[ends[k]] |= bits
+        for k in capitals:  # the model's capitals: the first letter of word k
+            cls[ends[k] - len(words[k]) + 1] |= CAPS
+        got = names.apply(base, cls, CAPS, SPACE, typed=typed, between=COMMA)
+        return [int(got[e] & (COMMA | dot)) for e in ends]
+
+    assert out(["emmanuel", "macron", "a"], {0: COMMA}, capitals=[1]) == [0, 0, 0]
+    assert out(["emmanuel", "paris"], {0: COMMA}) == [0, 0]  # a listed form takes its capital, then goes on
+    assert out(["emmanuel", "macron"], {0: COMMA}) == [COMMA, 0]  # no capital after it: an address goes on
+    assert out(["emmanuel", "marie"], {0: COMMA}) == [COMMA, 0]  # two names: a list keeps its commas
+    assert out(["emmanuel", "macron"], {0: COMMA | dot}, capitals=[1]) == [COMMA | dot, 0]  # not a comma alone
+    assert out(["bonjour", "macron"], {0: COMMA}, capitals=[1]) == [COMMA, 0]  # no name
+    typed = np.zeros(14, np.int64)
+    typed[7] = COMMA
+    assert out(["emmanuel", "macron"], {0: COMMA}, capitals=[1], typed=typed) == [COMMA, 0]  # typed: stays
+    cls = np.array([SPACE | COMMA if i == 7 else 0 for i in range(14)])
+    cls[8] = CAPS
+    same = names.apply(list("emmanuelmacron"), cls.copy(), CAPS, SPACE)  # without ``between``: as the model wrote
+    assert same[7] & COMMA
+
+
 def test_a_form_in_mixed_case_gives_up_the_models_capitals_it_lacks_but_not_a_typed_one():
     proper = ProperCase(["iPhone", "YouTube", "d'Artagnan"])
     for word, typed, want in [("iphone", 0, "iPhone"), ("iphone", CAPS, "IPhone"), ("youtube", 0, "YouTube"),

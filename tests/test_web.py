@@ -364,12 +364,14 @@ def test_the_page_reads_unspaced_text_with_its_apostrophes_back_as_python_does(b
     page, _, _, errors = browser_page
     outs = {}
     for lang, items in {"fr": [("lesenfantsnontpasmangéàlécole", "auto"), ("lhomme https://x.fr/lhomme", "restore"),
-                               ("cetaitsuperhierjetaisalecole", "auto"), ("jespere que tu vas bien", "keep")],
+                               ("cetaitsuperhierjetaisalecole", "auto"), ("jespere que tu vas bien", "keep"),
+                               ("leprojetdeloisurlimmigration", "auto")],
                         "en": [("icantbelieveitsalreadyfriday", "auto")]}.items():
         outs[lang] = web_restore(page, items, lang)
         assert outs[lang] == [Restorer(lang=lang, engine="char", spaces=spaces)(text) for text, spaces in items]
     assert "à l'école" in outs["fr"][0] and "can't" in outs["en"][0] and "it's" in outs["en"][0]
     assert "j'etais" in outs["fr"][2] and "J'espere" in outs["fr"][3]  # typed without accents: the counts made plain
+    assert "l'immigration" in outs["fr"][4]  # a clitic cut off alone takes its apostrophe
     assert errors == []
 
 
@@ -457,6 +459,37 @@ def test_the_page_joins_numbers_across_a_joining_unit_as_python_does(browser_pag
     got = web_restore(page, dates, "fr")
     assert got == [Restorer(lang="fr", engine="char", spaces=spaces)(text) for text, spaces in dates]
     assert all("1er janvier 2024" in out for out in got), got
+    assert errors == []
+
+
+def test_the_page_writes_days_and_months_small_inside_a_sentence_as_python_does(browser_page):
+    """A pack's ``small_words`` (small_words.js): the models' "a rencontré Mardi", "aprobó el Martes" come out small,
+    a sentence's first word and a typed capital keep theirs, as in Python."""
+    page, _, _, errors = browser_page
+    cases = {"fr": [("le président a rencontré mardi à paris le chancelier", "keep"),
+                    ("ilviendralundietrepartirasamedienjuillet", "auto"), ("mardi il pleut Mardi", "keep")],
+             "es": [("elgobiernoaprobóelmartesunnuevoplandevivienda", "auto")]}
+    for lang, items in cases.items():
+        python = {mode: Restorer(lang=lang, engine="char", spaces=mode) for mode in ("auto", "keep")}
+        got = web_restore(page, items, lang)
+        assert got == [python[spaces](text) for text, spaces in items]
+        small = [out for out, (text, _) in zip(got, items) if "Mardi" not in text]
+        assert small and not any(w in out for out in small for w in ("Mardi", "Lundi", "Martes")), got
+    assert web_restore(page, cases["fr"][2:], "fr")[0].count("Mardi") == 2
+    assert errors == []
+
+
+def test_the_page_writes_no_comma_between_a_given_name_and_a_surname_as_python_does(browser_page):
+    """The fr list's given names (proper_case.js ``namesGoOn``): the model's "Emmanuel, Macron" and "Olaf, Scholz"
+    lose the comma, a list of names keeps its commas, as in Python."""
+    page, _, _, errors = browser_page
+    items = [("le président emmanuel macron a rencontré le chancelier olaf scholz", "keep"),
+             ("leprésidentemmanuelmacronarencontrélechancelierolafscholz", "auto"),
+             ("marie pierre et jacques sont venus", "keep")]
+    python = {mode: Restorer(lang="fr", engine="char", spaces=mode) for mode in ("auto", "keep")}
+    got = web_restore(page, items, "fr")
+    assert got == [python[spaces](text) for text, spaces in items]
+    assert all("Emmanuel Macron" in out and "Olaf Scholz" in out for out in got[:2]), got
     assert errors == []
 
 

@@ -19,6 +19,7 @@ from ..packs import CAPS, SPACE, LanguagePack
 from ..digit_groups import digit_groups
 from ..spans import typed_spaces
 from ..abbreviation_forms import abbreviation_forms
+from ..small_words import small_case
 from ..units import unit_case
 from .base import Engine, EngineOptions
 from .char_case import abbreviation_case, typed_mixed_case
@@ -338,11 +339,11 @@ class CharEngine(Engine):
 
     def proper_case(self, base: list[str], cls: np.ndarray, typed: np.ndarray | None = None,
                     words: bool = True) -> np.ndarray:
-        """The capitals of the words in the pack's list of proper forms added ("сша" -> "США", "iphone" ->
-        "iPhone"), the model's mixed case taken off other ``words``; ``typed``: the input's classes."""
-        if self.proper is None:
-            return cls
-        return self.proper.apply(base, cls, self.caps_bit, self.space_bit, typed, words)
+        """The capitals of the words in the pack's list of proper forms added ("сша" -> "США"), the model's mixed
+        case taken off other ``words``, no comma between a given name and a surname; ``typed``: the input's classes."""
+        between = self.other_marks & ~self.pack.opening_bits
+        return cls if self.proper is None else self.proper.apply(base, cls, self.caps_bit, self.space_bit, typed,
+                                                                 words, between)
 
     def classes(self, base, given, kept, keep, end=True, frozen=None):
         """The input's own marks stay as they are ("3.5", "Hello, world"); the model adds marks elsewhere.
@@ -385,7 +386,7 @@ class CharEngine(Engine):
         if self.pack.abbreviations and self.caps_bit:
             cls = abbreviation_case(base, cls, kept, self.pack)
         cls = abbreviation_forms(base, cls, self.pack, kept, keep, None if frozen is None else frozen.inside)
-        cls = unit_case(base, cls, self.pack, kept)
+        cls = small_case(base, unit_case(base, cls, self.pack, kept), self.pack, kept)
         cls = digit_groups(base, cls, self.pack, given, keep, None if frozen is None else frozen.inside)
         if self.caps_bit and (kept & self.caps_bit).any():
             cls = typed_mixed_case(base, cls, kept, self.pack)

@@ -27,6 +27,7 @@ from ..packs import CAPS, SPACE, LanguagePack
 from ..spans import TRAILING, spoken, typed_spaces
 from ..digit_groups import digit_groups
 from ..abbreviation_forms import abbreviation_forms, dotted_capitals
+from ..small_words import small_case
 from ..units import unit_case
 from .base import Engine, EngineOptions
 from .symbols import Symbols
@@ -223,7 +224,7 @@ class PipelineEngine(Engine):
             classes = np.where(mixed, (classes & ~self.caps_bit) | caps, classes)
         classes = abbreviation_forms(base, classes, self.pack, kept, keep, None if frozen is None else frozen.inside)
         classes = dotted_capitals(base, classes, self.pack, kept)
-        classes = unit_case(base, classes, self.pack, kept)
+        classes = small_case(base, unit_case(base, classes, self.pack, kept), self.pack, kept)
         classes = digit_groups(base, classes, self.pack, own, keep, None if frozen is None else frozen.inside)
         if frozen is not None:
             classes = np.where(frozen.closed, (classes & ~self.mark_bits) | marks, classes)

@@ -55,6 +55,7 @@ export class Apostrophes {
     }
     this.parsed = new Map();
     this.plainTyping = false; // the pack's plain_typing: text without diacritics reads madePlain()
+    this.clitics = new Set(); // the pack's elisions without their apostrophe ("l", "qu"): apostrophesBefore
     this.plainModel = null;
   }
 
@@ -159,11 +160,13 @@ export class Apostrophes {
   }
 }
 
+const ELIDED_BEFORE = /^[aeiouyhæœ]/iu; // the letters (made plain) that an elided clitic stands before
 // Unspaced text whose words a segmenter may find before the apostrophes step: no address, tag or mention in it.
 const PLAIN_TEXT = /^[\p{L}\p{M}\p{N}\s.,;:!?-]*$/u;
 
 /** Unspaced ``text`` with the apostrophes of its words as the NB ``segmenter`` finds them ("jaivulhomme" ->
- * "j'aivul'homme"), so that the char model reads the forms it learned (apostrophes.py ``apostrophes_before``). */
+ * "j'aivul'homme"), so that the char model reads the forms it learned; a clitic of the pack's elisions cut off
+ * alone before a word takes its apostrophe too ("surl'immigration"; apostrophes.py ``apostrophes_before``). */
 export function apostrophesBefore(text, model, segmenter) {
   if (hasApostrophe(text) || !PLAIN_TEXT.test(text)) return text;
   const chunks = text.split(/(\s+)/u);
@@ -173,6 +176,8 @@ export function apostrophesBefore(text, model, segmenter) {
   });
   const words = model.restoreWords(pieces.flat())[Symbol.iterator]();
   const parts = pieces[Symbol.iterator]();
-  return chunks.map((c) => (!c || /^\s+$/u.test(c) ? c : parts.next().value.map(() => words.next().value).join("")))
+  const elided = (run) => run.map((w, k) => (k + 1 < run.length && model.clitics.has(w.toLowerCase())
+    && ELIDED_BEFORE.test(unmarked(run[k + 1].slice(0, 1))) ? w + "'" : w)).join(""); // elision's place: a vowel, h
+  return chunks.map((c) => (!c || /^\s+$/u.test(c) ? c : elided(parts.next().value.map(() => words.next().value))))
     .join("");
 }

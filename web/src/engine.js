@@ -16,6 +16,7 @@ import { SPACE } from "./pack.js";
 import { forSegmenter, offsets, searchSorted } from "./spans.js";
 import { symbolGaps, Unread } from "./unread.js";
 import { unitCase } from "./units.js";
+import { smallCase } from "./small_words.js";
 import { abbreviationForms } from "./abbreviation_forms.js";
 import { digitGroups } from "./digit_groups.js";
 
@@ -270,7 +271,8 @@ export class CharEngine {
     cls = cls.map((c, i) => c | (kept[i] & caps));
     if (this.proper && caps) { // proper_case.js; kept unspaced input has no words to go by
       const words = !keep || given.some((c) => c & this.space);
-      cls = this.proper.apply(base, cls, caps, this.space, kept, words);
+      const between = this.decoder.otherMarks & ~this.pack.openingBits; // no comma between a name and a surname
+      cls = this.proper.apply(base, cls, caps, this.space, kept, words, between);
     }
     if (this.pack.abbreviations.size && caps) cls = this.abbreviationCase(base, cls, kept);
     const { markBits, openingBits, abbreviationForms: forms } = this.pack;
@@ -279,6 +281,7 @@ export class CharEngine {
     const markBit = new Map(this.pack.marks.map((m) => [m, this.pack.bit(m)]));
     cls = unitCase(base, cls, this.pack.units, caps, this.space, markBits, kept, markBit,
       this.pack.joiningUnits, this.pack.ordinalSuffixes); // units.js
+    cls = smallCase(base, cls, this.pack.smallWords, caps, this.space, sentenceBits, kept); // small_words.js
     const sep = this.pack.thousands; // digit_groups.js
     const sepBit = sep === " " ? this.space : sep ? this.pack.bit(sep) : 0;
     cls = digitGroups(base, cls, sepBit, sep === " ", this.space, this.pack.markBits, given, keep, frozen?.inside ?? null);

@@ -1,6 +1,7 @@
 /** A language pack (languages/<code>/pack.toml): the features a language restores, as charrestore/packs.py reads them. */
 
 import { parseForms } from "./abbreviation_forms.js";
+import { plain } from "./plain_letters.js";
 import { parseToml } from "./toml.js";
 
 export const CAPS = "CAPS";
@@ -47,6 +48,8 @@ export class LanguagePack {
     // a longer word of spaced input ran words together: ``auto`` restores its spaces (long_text.js runsTogether)
     this.longestWord = Number(data.longest_word ?? 0);
     this.plainTyping = Boolean(data.plain_typing); // often typed without diacritics: plain counts (plain_letters.js)
+    // words written small inside a sentence ("mardi"), and, typed plain, without accents (small_words.js)
+    this.smallWords = new Set((data.small_words ?? []).flatMap((w) => (this.plainTyping ? [w, plain(w)] : [w])));
     this.keyboardLetters = data.keyboard_letters ?? ""; // marked letters typed directly, plain text or not (es "ñ")
     this.nClasses = 1 << this.features.length;
     this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);

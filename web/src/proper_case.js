@@ -47,8 +47,9 @@ export class ProperCase {
   /** ``cls`` with the CAPS bit added to the capitals of every listed word: the letters between the spaces that
    * ``cls`` gives, without the graphemes other than letters at the word's two ends. A listed word also gives up
    * the capitals its form lacks ("DortMund", "YOuTube", "Iphone"; proper_case.py) where ``typed`` has none.
-   * Without ``words`` (unspaced input kept unspaced) the model's mixed case stays in words the list lacks. */
-  apply(base, cls, caps, space, typed = null, words = true) {
+   * Without ``words`` (unspaced input kept unspaced) the model's mixed case stays in words the list lacks.
+   * ``between``: the marks (a comma) that a given name and the word after it never take between them (namesGoOn). */
+  apply(base, cls, caps, space, typed = null, words = true, between = 0) {
     if (!this.forms.size || !caps || !base.length) return cls;
     const cuts = [];
     cls.forEach((c, i) => c & space && cuts.push(i + 1));
@@ -81,6 +82,24 @@ export class ProperCase {
         }
       }
     });
+    return between && this.names.size ? this.namesGoOn(base, cls, caps, space, between, typed) : cls;
+  }
+
+  /** ``cls`` without the ``between`` marks (a comma, alone) after a given name of the list whose next word starts
+   * with a capital and is no name: "Emmanuel Macron", not "Emmanuel, Macron"; a list of names keeps its commas, and
+   * so does a mark the input typed (proper_case.py names_go_on). */
+  namesGoOn(base, cls, caps, space, between, typed = null) {
+    const cuts = [];
+    cls.forEach((c, i) => c & space && cuts.push(i + 1));
+    const spans = [0, ...cuts].map((s, w) => [s, w < cuts.length ? cuts[w] : base.length]);
+    const word = ([s, e]) => base.slice(s, e).join("").toLowerCase();
+    for (let w = 0; w + 1 < spans.length; w++) {
+      const [[, e], [t]] = [spans[w], spans[w + 1]];
+      const mark = cls[e - 1] & ~(caps | space);
+      if (!mark || mark & ~between || (typed && typed[e - 1] & mark)) continue;
+      if (!(cls[t] & caps) || !LETTER.test(base[t]) || !this.names.has(word(spans[w]))) continue;
+      if (!this.names.has(word(spans[w + 1]))) cls[e - 1] &= ~between;
+    }
     return cls;
   }
 

@@ -95,6 +95,7 @@ export class Restorer {
         const aCard = JSON.parse(await fetchText(aCardUrl));
         const model = await Apostrophes.fromBytes(await checked(new URL(aCard.file, aCardUrl), aCard.sha256), aCard);
         model.plainTyping = pack.plainTyping; // text typed without diacritics reads the counts made plain
+        model.clitics = new Set(pack.elisions.map((c) => c.replace(/'$/u, ""))); // alone before a word: "l'"
         return model;
       });
     }

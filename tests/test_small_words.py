@@ -1,0 +1,72 @@
+"""Words a pack writes small inside a sentence (charrestore/small_words.py): the model's capital on one is taken
+off inside a sentence, kept where a sentence starts or the input typed it; bad lists are refused."""
+
+import doctest
+
+import numpy as np
+import pytest
+
+from charrestore import Restorer, base_text, load_pack, small_words
+from charrestore.packs import PackError, _validate
+from charrestore.small_words import small_case
+
+FR = load_pack("fr")
+CAPS, DOT, SPACE = FR.bit("CAPS"), FR.bit("."), FR.bit("SPACE")
+
+
+def test_doctests():
+    assert doctest.testmod(small_words).failed == 0
+
+
+def cased(text: str, kept: str = "") -> str:
+    """``text`` written as words ("Vu Mardi."): its classes put through small_case, with ``kept`` typed (the
+    input's own capitals) and rendered back in the same spelling."""
+    base, cls = [], []
+    for word in text.split(" "):
+        letters = [g for g in word if g.isalnum() or g in "«—"]
+        for k, g in enumerate(letters):
+            c = CAPS if g.isupper() else 0
+            if k == len(letters) - 1:
+                c |= SPACE | (DOT if word.endswith(".") else 0)
+            base.append(g.lower())
+            cls.append(c)
+    cls[-1] &= ~SPACE
+    typed = np.array([CAPS if g in kept else 0 for g in range(len(base))]) if kept else np.zeros(len(base), int)
+    out = small_case(base, np.array(cls), FR, typed)
+    return "".join(g.upper() if c & CAPS else g for g, c in zip(base, out))
+
+
+def test_a_listed_word_inside_a_sentence_loses_the_models_capital():
+    assert cased("Vu Mardi et Février") == "Vumardietfévrier"
+    assert cased("Vu Fevrier") == "Vufevrier"  # typed without its accents (fr: plain_typing)
+
+
+def test_a_sentence_start_a_typed_capital_and_other_words_keep_theirs():
+    assert cased("Mardi vu") == "Mardivu"  # the first word
+    assert cased("Vu. Mardi") == "VuMardi"  # after a sentence mark
+    assert cased("Vu « Mardi") == "Vu«Mardi"  # after a quote: dialogue may open there
+    assert cased("Vu MARDI") == "VuMARDI"  # capitals throughout: an acronym, a heading
+    assert cased("Vu Mars") == "VuMars"  # not listed: the planet
+    assert cased("Vu Mardi", kept=[2]) == "VuMardi"  # the input typed it
+
+
+def test_the_restorer_writes_days_and_months_small_inside_a_sentence():
+    """Inputs where the shipped models write the capital ("a rencontré Mardi", "aprobó el Martes")."""
+    for lang, text, spaces, small in [("fr", "le président a rencontré mardi à paris le chancelier", "keep", "mardi"),
+                                      ("fr", "ilviendralundietrepartirasamedienjuillet", "auto", "lundi"),
+                                      ("es", "elgobiernoaprobóelmartesunnuevoplandevivienda", "auto", "martes")]:
+        out = Restorer(lang=lang, spaces=spaces)(text)
+        assert base_text(out, load_pack(lang)) == base_text(text, load_pack(lang))
+        assert small in out and small.capitalize() not in out, out
+    assert Restorer(lang="fr", spaces="keep")("mardi il pleut").startswith("Mardi")
+    assert "Mardi" in Restorer(lang="fr", spaces="keep")("il pleut Mardi")  # typed so: kept
+
+
+def test_bad_lists_are_refused():
+    pack = {"code": "xx", "features": ["CAPS", ".", "SPACE"], "cased": True}
+    assert _validate("xx", {**pack, "small_words": ["mardi"]}).small_words == {"mardi"}
+    assert _validate("xx", {**pack, "small_words": ["février"], "plain_typing": True}).small_words == {
+        "février", "fevrier"}
+    for bad in (["Mardi"], ["le mardi"], [""], ["mardi."]):
+        with pytest.raises(PackError, match="'small_words' holds"):
+            _validate("xx", {**pack, "small_words": bad})
