@@ -147,9 +147,9 @@ class ProperCase:
             mark = cls[e - 1] & ~(caps_bit | space_bit)
             if not mark or mark & ~between or (typed is not None and typed[e - 1] & mark):
                 continue
-            if not cls[t] & caps_bit or not base[t][0].isalpha() or "".join(base[s:e]).lower() not in self._names:
+            if t == u or not cls[t] & caps_bit or not base[t][0].isalpha():
                 continue
-            if "".join(base[t:u]).lower() not in self._names:
+            if "".join(base[s:e]).lower() in self._names and "".join(base[t:u]).lower() not in self._names:
                 cls[e - 1] &= ~between
         return cls
 

@@ -41,6 +41,10 @@ def test_typed_capitals_stay_and_only_capitals_change(pairs):
     assert np.all(out & CAPS >= cls & CAPS)  # no typed capital taken away
     added = np.flatnonzero((out & CAPS) & ~(cls & CAPS))
     assert all(base[i].isalpha() for i in added)
+    named = ProperCase(["Дмитрий\tname", "Песков\tafter-name", "Paris"])  # a comma after a name may go, no other
+    model = cls & ~COMMA  # the model's classes, the input typing none of its commas
+    out = named.apply(base, cls.copy(), CAPS, SPACE, typed=model, between=COMMA)
+    assert np.array_equal(out & ~(CAPS | COMMA), cls & ~(CAPS | COMMA)) and np.all(out & COMMA <= cls & COMMA)
 
 
 def pieces(base, cls):
