@@ -74,6 +74,24 @@ def test_tune_char_writes_the_better_bias_into_the_card(data_root, tmp_path):
     assert out.count(".") == 3  # the engine decodes with the written bias
 
 
+def test_tune_char_keeps_a_bias_chosen_on_other_registers(data_root, tmp_path):
+    """A card's ``tuning.register_bias`` (de, fr, ru's comma, chosen on modern text the dev prose is not): a retune
+    writes the tuner's own value into the record and keeps the chosen one in the bias."""
+    dev = tmp_path / "dev.txt"
+    dev.write_text("\n".join(" ".join(f"{c}." for c in LETTERS[i:] + LETTERS[:i]) for i in range(8)) + "\n",
+                   encoding="utf-8")
+    path = data_root / "models" / "en" / "char.json"
+    before = card(data_root, "char")
+    record = {"feature": ".", "tuned": 0.0, "chosen": 3.0, "why": "a test"}
+    path.write_text(json.dumps({**before, "tuning": {**before.get("tuning", {}), "register_bias": record}}),
+                    encoding="utf-8")
+    tuned = tune(data_root, "char", "--lang", "en", "--dev", str(dev), "--windows", "24", "--overlaps", "8",
+                 "--biases", "0", "12", "--penalties", "inf", "--threads", "1", "--write-card")
+    after = card(data_root, "char")
+    assert tuned["bias"]["."] == after["bias"]["."] == 3.0
+    assert after["tuning"]["register_bias"] == {**record, "tuned": 12.0}
+
+
 def test_tune_char_keeps_the_cards_decoding_where_it_beats_the_retuned(data_root, tmp_path):
     # Every word is one letter with a period after it, and the card already says "." +12 (exactly right, as the
     # test above finds) with NB's spaces. A bias grid without 12 cannot reach it: the card's decoding stays, and

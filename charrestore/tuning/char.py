@@ -331,6 +331,11 @@ def run(args, command: str) -> dict:
                  args.min_support)
     tuned["tuning"] = {"dev": [Path(d).name for d in args.dev], "holdout": str(args.holdout), **tuned["tuning"],
                        "command": command}
+    register = engine.card.get("tuning", {}).get("register_bias")
+    if register and register["feature"] in tuned["bias"]:  # chosen on text of other registers: a retune keeps it
+        feature, own = register["feature"], tuned["tuning"].get("retuned_keys") or tuned
+        tuned["tuning"]["register_bias"] = {**register, "tuned": own["bias"][feature]}
+        tuned["bias"] = {**tuned["bias"], feature: register["chosen"]}
     if args.write_card:
         update_card(card_path(args.lang, pack.models["char"], models), tuned, args.lang)
     print(json.dumps({k: v for k, v in tuned.items() if k != "tuning"}, ensure_ascii=False))
