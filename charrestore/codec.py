@@ -137,6 +137,16 @@ def kept_features(text: str, classes: np.ndarray, pack: LanguagePack) -> np.ndar
     return np.asarray(classes, np.int32) & keep
 
 
+def word_spans(classes: np.ndarray, space_bit: int) -> list[tuple[int, int]]:
+    """Word spans ``(start, end)`` over the graphemes: a word ends after each grapheme whose class has
+    ``space_bit`` (and at the end; no empty word after a last grapheme that has it)."""
+    n = len(classes)
+    ends = (np.flatnonzero(np.asarray(classes) & space_bit) + 1).tolist() if space_bit and n else []
+    if n and (not ends or ends[-1] != n):
+        ends.append(n)
+    return list(zip([0] + ends[:-1], ends))
+
+
 def spans_with(flags: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """Which grapheme spans ``[start, end)`` hold a nonzero flag (one cumulative sum for all spans).
 

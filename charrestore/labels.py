@@ -18,7 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from .clusters import upper_of
-from .codec import parse, render
+from .codec import parse, render, word_spans
 from .packs import CAPS, SPACE, LanguagePack
 
 #: Token-level names of the marks (IWSLT); a mark not listed is named by itself.
@@ -36,14 +36,7 @@ def canonical(text: str, pack: LanguagePack, apply_map: bool) -> tuple[list[str]
 
 def words(base: list[str], classes: np.ndarray, pack: LanguagePack) -> list[tuple[int, int]]:
     """Word spans ``(start, end)`` over the graphemes: a word ends after each grapheme with SPACE."""
-    space = pack.bit(SPACE)
-    if not len(base):
-        return []
-    ends = (np.flatnonzero(np.asarray(classes) & space) + 1).tolist() if space else []
-    if not ends or ends[-1] != len(base):
-        ends.append(len(base))
-    starts = [0] + ends[:-1]
-    return list(zip(starts, ends))
+    return word_spans(classes, pack.bit(SPACE))
 
 
 def punct_label(last_class: int, pack: LanguagePack) -> str:

@@ -197,6 +197,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         raise PackError(f"{source}: engine must be one of {', '.join(REGISTRY)}, not {engine!r}")
     if engine == "pipeline" and "token" not in data.get("models", {}):
         raise PackError(f"{source}: engine = 'pipeline' needs a token model in [models]")
+    small = data.get("small_words", ())
     return LanguagePack(
         code=code,
         name=data.get("name", code),
@@ -224,8 +225,7 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         elisions=tuple(c.lower() for c in data.get("elisions", ())),
         ordinal_suffixes=tuple(str(x).lower() for x in data.get("ordinal_suffixes", ())),
         dotted_capitals={form.replace(".", "").lower(): form for form in data.get("dotted_capitals", ())},
-        small_words=frozenset(f for w in data.get("small_words", ()) for f in {w, *(
-            [plain(w)] if data.get("plain_typing") else [])}),
+        small_words=frozenset(small) | frozenset(map(plain, small) if data.get("plain_typing") else ()),
         longest_word=int(data.get("longest_word", 0)),
         plain_typing=bool(data.get("plain_typing", False)),
         keyboard_letters=str(data.get("keyboard_letters", "")).lower(),

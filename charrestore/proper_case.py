@@ -54,7 +54,7 @@ import numpy as np
 
 from .cards import ModelError, load_card
 from .clusters import upper_of
-from .codec import graphemes
+from .codec import graphemes, word_spans
 
 FORMAT = ("UTF-8 text in gzip: one cased form per line, optionally a tab and its role: name (a given name or "
           "patronymic) or after-name (capitals only straight after a name) (charrestore/proper_case.py)")
@@ -110,9 +110,8 @@ class ProperCase:
         name and the word after it never take between them (``names_go_on``)."""
         if not self._forms or not caps_bit or not len(base):
             return cls
-        cuts = (np.flatnonzero(cls & space_bit) + 1).tolist()
         named = False  # the word before was a name, nothing after it but the space
-        for s, e in zip([0, *cuts], [*cuts, len(base)]):
+        for s, e in word_spans(cls, space_bit):
             end = e
             after_name, named = named and s < e and base[s][0].isalpha(), False
             while s < e and not base[s][0].isalpha():
@@ -141,13 +140,12 @@ class ProperCase:
         starts with a capital and is no name: "Emmanuel Macron", "Olaf Scholz". The fr model, read on novels, wrote
         "Emmanuel, Macron", the comma of an address; a list of names keeps its commas ("Marie, Pierre"), and so
         does a mark the input typed."""
-        cuts = (np.flatnonzero(cls & space_bit) + 1).tolist()
-        spans = list(zip([0, *cuts], [*cuts, len(base)]))
+        spans = word_spans(cls, space_bit)
         for (s, e), (t, u) in zip(spans, spans[1:]):
             mark = cls[e - 1] & ~(caps_bit | space_bit)
             if not mark or mark & ~between or (typed is not None and typed[e - 1] & mark):
                 continue
-            if t == u or not cls[t] & caps_bit or not base[t][0].isalpha():
+            if not cls[t] & caps_bit or not base[t][0].isalpha():
                 continue
             if "".join(base[s:e]).lower() in self._names and "".join(base[t:u]).lower() not in self._names:
                 cls[e - 1] &= ~between

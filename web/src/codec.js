@@ -95,6 +95,15 @@ export function render(base, classes, pack) {
   return out.join("").normalize(pack.normalization);
 }
 
+/** Word spans [start, end) over the graphemes: a word ends after each class with ``space`` (and at the end; no empty
+ * word after a last class that has it), as codec.py ``word_spans``. */
+export function wordSpans(cls, space) {
+  const ends = [];
+  if (space) for (let i = 0; i < cls.length - 1; i++) if (cls[i] & space) ends.push(i + 1);
+  if (cls.length) ends.push(cls.length);
+  return ends.map((e, w) => [w ? ends[w - 1] : 0, e]);
+}
+
 /** Which grapheme spans [start, end) hold a nonzero flag. */
 export function spansWith(flags, starts, ends) {
   const counts = new Int32Array(flags.length + 1);

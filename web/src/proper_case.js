@@ -7,6 +7,7 @@
  */
 
 import { graphemes, upperOf } from "./clusters.js";
+import { wordSpans } from "./codec.js";
 import { inflate } from "./fetch.js";
 
 const LETTER = /^\p{L}/u;
@@ -51,19 +52,15 @@ export class ProperCase {
    * ``between``: the marks (a comma) that a given name and the word after it never take between them (namesGoOn). */
   apply(base, cls, caps, space, typed = null, words = true, between = 0) {
     if (!this.forms.size || !caps || !base.length) return cls;
-    const cuts = [];
-    cls.forEach((c, i) => c & space && cuts.push(i + 1));
-    const starts = [0, ...cuts];
-    const ends = [...cuts, base.length];
     let named = false; // the word before was a name, nothing after it but the space
-    starts.forEach((start, w) => {
-      let [s, e] = [start, ends[w]];
+    wordSpans(cls, space).forEach(([start, end]) => {
+      let [s, e] = [start, end];
       const afterName = named && s < e && LETTER.test(base[s]);
       named = false;
       while (s < e && !LETTER.test(base[s])) s++;
       while (e > s && !LETTER.test(base[e - 1])) e--;
       const word = base.slice(s, e).join("");
-      if (this.names.size && e === ends[w] && this.names.has(word.toLowerCase())) {
+      if (this.names.size && e === end && this.names.has(word.toLowerCase())) {
         named = !(cls[e - 1] & ~(caps | space)); // no mark after it
       }
       const whole = e - s > 1 ? this.capitals(word, afterName) : null;
@@ -89,9 +86,7 @@ export class ProperCase {
    * with a capital and is no name: "Emmanuel Macron", not "Emmanuel, Macron"; a list of names keeps its commas, and
    * so does a mark the input typed (proper_case.py names_go_on). */
   namesGoOn(base, cls, caps, space, between, typed = null) {
-    const cuts = [];
-    cls.forEach((c, i) => c & space && cuts.push(i + 1));
-    const spans = [0, ...cuts].map((s, w) => [s, w < cuts.length ? cuts[w] : base.length]);
+    const spans = wordSpans(cls, space);
     const word = ([s, e]) => base.slice(s, e).join("").toLowerCase();
     for (let w = 0; w + 1 < spans.length; w++) {
       const [[, e], [t]] = [spans[w], spans[w + 1]];

@@ -4,16 +4,14 @@
  * sentence mark, or after a grapheme that is no letter or digit), as charrestore/small_words.py does.
  */
 
+import { wordSpans } from "./codec.js";
+
 const ALNUM = /^[\p{L}\p{N}]/u;
 
 /** ``cls`` with the capital taken off each word of ``smallWords`` as above (``kept``: the input's classes). */
 export function smallCase(base, cls, smallWords, caps, space, sentenceBits, kept) {
   if (!smallWords.size || !caps || !space || base.length < 2) return cls;
-  const cuts = [];
-  for (let i = 0; i < base.length - 1; i++) if (cls[i] & space) cuts.push(i + 1);
-  cuts.push(base.length);
-  for (let w = 0; w < cuts.length - 1; w++) {
-    const [s, e] = [cuts[w], cuts[w + 1]];
+  for (const [s, e] of wordSpans(cls, space).slice(1)) {
     if (!(cls[s] & caps) || kept[s] & caps || cls[s - 1] & sentenceBits || !ALNUM.test(base[s - 1])) continue;
     if (cls.slice(s + 1, e).some((c) => c & caps)) continue;
     if (smallWords.has(base.slice(s, e).join("").toLowerCase())) cls[s] &= ~caps;

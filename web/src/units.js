@@ -5,6 +5,7 @@
  */
 
 import { startsDigit } from "./clusters.js";
+import { wordSpans } from "./codec.js";
 
 /** ``cls`` with every listed unit (``units``: small letters -> spelling; a unit of several words has them spaced,
  * "por ciento") after a number spelled as listed, with its listed marks (``marks``: mark -> class bit), and no
@@ -13,9 +14,7 @@ import { startsDigit } from "./clusters.js";
 export function unitCase(base, cls, units, caps, space, markBits, kept, marks = new Map(), joining = new Set(),
   ordinals = []) {
   if (!units.size || !space || base.length < 2) return cls;
-  const cuts = [];
-  for (let i = 0; i < base.length - 1; i++) if (cls[i] & space) cuts.push(i + 1);
-  const spans = [0, ...cuts].map((s, w) => [s, w < cuts.length ? cuts[w] : base.length]);
+  const spans = wordSpans(cls, space);
   const bare = ([s, e]) => base.slice(s, e).join("").toLowerCase();
   const longest = Math.max(...[...units.keys()].map((u) => u.split(" ").length));
   const clear = (j) => { cls[j] = (cls[j] & ~markBits) | (kept[j] & markBits); };
