@@ -59,6 +59,11 @@ class LanguagePack:
     dotted_capitals: dict[str, str] = field(default_factory=dict)
     # words written small inside a sentence ("mardi"), and, typed plain, without accents (small_words.py)
     small_words: frozenset[str] = frozenset()
+    # words of a people or country ("américain"), small as small_words are but as nouns, after a word of
+    # demonym_nouns_after ("les Américains"), and, with demonyms_in_names, inside a name ("Unión Europea")
+    demonyms: frozenset[str] = frozenset()
+    demonym_nouns_after: frozenset[str] = frozenset()
+    demonyms_in_names: bool = False
     # letters that fewer than one word in 100,000 of the training text exceeds: a longer one in spaced input is
     # run-together text, whose spaces ``--spaces auto`` restores (long_text.runs_together); 0: never
     longest_word: int = 0
@@ -183,6 +188,14 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
     for word in data.get("small_words", ()):
         if not _SMALL.fullmatch(str(word)):
             raise PackError(f"{source}: 'small_words' holds {word!r}: it takes words in small letters (\"mardi\")")
+    for key, value in data.get("demonyms", {}).items():
+        kinds = {"words": list, "nouns_after": list, "in_names": bool}
+        if key not in kinds or not isinstance(value, kinds[key]):
+            raise PackError(f"{source}: [demonyms] takes words and nouns_after (lists of words in small letters) "
+                            f"and in_names (true or false), not {key} = {value!r}")
+        for word in () if key == "in_names" else value:
+            if not (_SMALL.fullmatch(str(word)) or (key == "nouns_after" and _ELISION.fullmatch(str(word)))):
+                raise PackError(f"{source}: [demonyms] {key} holds {word!r}: it takes words in small letters")
     if data.get("longest_word", 0) < 0 or (data.get("longest_word") and SPACE not in features):
         raise PackError(f"{source}: 'longest_word' takes a whole number of letters, 0 or more, in a pack with SPACE")
     thousands = data.get("thousands", "")
@@ -197,7 +210,8 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         raise PackError(f"{source}: engine must be one of {', '.join(REGISTRY)}, not {engine!r}")
     if engine == "pipeline" and "token" not in data.get("models", {}):
         raise PackError(f"{source}: engine = 'pipeline' needs a token model in [models]")
-    small = data.get("small_words", ())
+    small, demonyms = data.get("small_words", ()), data.get("demonyms", {}).get("words", ())
+    typed = (lambda words: frozenset(words) | frozenset(map(plain, words))) if data.get("plain_typing") else frozenset
     return LanguagePack(
         code=code,
         name=data.get("name", code),
@@ -225,7 +239,10 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         elisions=tuple(c.lower() for c in data.get("elisions", ())),
         ordinal_suffixes=tuple(str(x).lower() for x in data.get("ordinal_suffixes", ())),
         dotted_capitals={form.replace(".", "").lower(): form for form in data.get("dotted_capitals", ())},
-        small_words=frozenset(small) | frozenset(map(plain, small) if data.get("plain_typing") else ()),
+        small_words=typed(small),
+        demonyms=typed(demonyms),
+        demonym_nouns_after=typed(data.get("demonyms", {}).get("nouns_after", ())),
+        demonyms_in_names=bool(data.get("demonyms", {}).get("in_names", False)),
         longest_word=int(data.get("longest_word", 0)),
         plain_typing=bool(data.get("plain_typing", False)),
         keyboard_letters=str(data.get("keyboard_letters", "")).lower(),

@@ -1,13 +1,19 @@
-"""Words a language writes small inside a sentence: fr "mardi", "janvier"; es "martes", "enero".
+"""Words a language writes small inside a sentence: fr "mardi", "américain"; es "martes", "alemán".
 
 A char model learns case from its training text, and old or narrow text writes some of these words as names now
-and then: the fr model, read on novels of 1840-1920, wrote "le président a rencontré Mardi à Paris", and the es
-model "aprobó el Martes". Modern text writes the days and months of these languages small but at a sentence's
-start. A pack lists such words (``small_words = ["lundi", "janvier"]``; a ``plain_typing`` pack matches them
-typed without their accents too, "fevrier"), and after either engine decodes, a listed word with a capital on its
-first letter alone loses it, unless the input typed that capital or the word starts a sentence: the first word,
-a word after a sentence mark, or one after a grapheme that is no letter or digit (a quote or a dash may open
-dialogue: «Mardi, dit-il»). Words that are also given names (es "Domingo", "Julio") are left off the lists.
+and then: the fr model, read on novels of 1840-1920, wrote "le président a rencontré Mardi à Paris" and "le
+président Américain", and the es model "aprobó el Martes" and "el presidente Estadounidense". Modern text writes
+the days and months of these languages small but at a sentence's start, and the words of a people or country
+(demonyms) small where they are adjectives. A pack lists such words (``small_words = ["lundi", "janvier"]``, and
+``[demonyms] words``; a ``plain_typing`` pack matches them typed without their accents too, "fevrier"), and after
+either engine decodes, a listed word with a capital on its first letter alone loses it, unless the input typed
+that capital or the word starts a sentence: the first word, a word after a sentence mark, or one after a grapheme
+that is no letter or digit (a quote or a dash may open dialogue: «Mardi, dit-il»). Words that are also given names
+(es "Domingo", "Julio") or places (es "China", fr "Argentine") are left off the lists.
+
+A demonym is a noun, and keeps the model's capital, after a word of ``[demonyms] nouns_after`` (fr "les
+Américains", "un jeune Anglais", an elided "l'Allemand"); with ``in_names`` (es), one after a word with a capital
+continues a name ("la Unión Europea", "el País Vasco"; not after a sentence's first word: "Los estadounidenses").
 
 >>> import numpy as np
 >>> from charrestore import load_pack
@@ -27,18 +33,48 @@ import numpy as np
 from .labels import words
 from .packs import CAPS, LanguagePack
 
+APOSTROPHES = ("'", "’")
+
 
 def small_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.ndarray) -> np.ndarray:
-    """``cls`` with the capital taken off each word of the pack's ``small_words`` that has one on its first
-    grapheme alone, where ``kept`` (the input's classes) has none and no sentence starts there."""
-    if not pack.small_words or not pack.cased or len(base) < 2:
+    """``cls`` with the capital taken off each word of the pack's ``small_words`` (and demonyms that are no noun
+    and continue no name) that has one on its first grapheme alone, where ``kept`` (the input's classes) has none
+    and no sentence starts there."""
+    if not (pack.small_words or pack.demonyms) or not pack.cased or len(base) < 2:
         return cls
     caps = pack.bit(CAPS)
-    for s, e in words(base, cls, pack)[1:]:
-        if not cls[s] & caps or kept[s] & caps or cls[s - 1] & pack.sentence_bits:
+    spans = words(base, cls, pack)
+    for k, (s, e) in enumerate(spans[1:], 1):
+        clitic = _clitic(base, s, e, pack)
+        start = s + len(clitic)
+        if start >= e or not cls[start] & caps or kept[start] & caps or cls[s - 1] & pack.sentence_bits:
             continue
-        if not base[s - 1][:1].isalnum() or any(cls[j] & caps for j in range(s + 1, e)):
+        if not base[s - 1][:1].isalnum() or any(cls[j] & caps for j in range(start + 1, e)):
             continue
-        if "".join(base[s:e]).lower() in pack.small_words:
-            cls[s] &= ~caps
+        word = "".join(base[start:e]).lower()
+        if word in pack.small_words or (word in pack.demonyms and not _noun_or_name(base, cls, spans[k - 1],
+                                                                                    clitic, pack, caps)):
+            cls[start] &= ~caps
     return cls
+
+
+def _clitic(base: list[str], s: int, e: int, pack: LanguagePack) -> str:
+    """The elided clitic that opens the word ``base[s:e]`` ("l'" of "l'Allemand", either apostrophe), or ""."""
+    for clitic in pack.elisions:
+        n = len(clitic)
+        if e - s > n and "".join(base[s:s + n - 1]).lower() == clitic[:-1] and base[s + n - 1] in APOSTROPHES:
+            return clitic
+    return ""
+
+
+def _noun_or_name(base: list[str], cls: np.ndarray, before: tuple[int, int], clitic: str, pack: LanguagePack,
+                  caps: int) -> bool:
+    """Whether a demonym after the word ``before`` (or after its own elided ``clitic``) is a noun, or continues
+    a name (``in_names``: that word has a capital and opens no sentence)."""
+    if clitic:
+        return clitic in pack.demonym_nouns_after
+    s, e = before
+    if "".join(base[s:e]).lower() in pack.demonym_nouns_after:
+        return True
+    opens = s == 0 or cls[s - 1] & pack.sentence_bits or not base[s - 1][:1].isalnum()  # "Los Estadounidenses"
+    return pack.demonyms_in_names and not opens and any(cls[j] & caps for j in range(s, e))

@@ -1,5 +1,6 @@
 """Words a pack writes small inside a sentence (charrestore/small_words.py): the model's capital on one is taken
-off inside a sentence, kept where a sentence starts or the input typed it; bad lists are refused."""
+off inside a sentence, kept where a sentence starts or the input typed it, and a demonym's where it is a noun or
+continues a name; bad lists are refused."""
 
 import doctest
 
@@ -10,7 +11,7 @@ from charrestore import Restorer, base_text, load_pack, small_words
 from charrestore.packs import PackError, _validate
 from charrestore.small_words import small_case
 
-FR = load_pack("fr")
+FR, ES = load_pack("fr"), load_pack("es")
 CAPS, DOT, SPACE = FR.bit("CAPS"), FR.bit("."), FR.bit("SPACE")
 
 
@@ -18,22 +19,23 @@ def test_doctests():
     assert doctest.testmod(small_words).failed == 0
 
 
-def cased(text: str, kept: str = "") -> str:
+def cased(text: str, kept: str = "", pack=FR) -> str:
     """``text`` written as words ("Vu Mardi."): its classes put through small_case, with ``kept`` typed (the
     input's own capitals) and rendered back in the same spelling."""
+    caps, dot, space = pack.bit("CAPS"), pack.bit("."), pack.bit("SPACE")
     base, cls = [], []
     for word in text.split(" "):
-        letters = [g for g in word if g.isalnum() or g in "«—"]
+        letters = [g for g in word if g.isalnum() or g in "«—'’"]
         for k, g in enumerate(letters):
-            c = CAPS if g.isupper() else 0
+            c = caps if g.isupper() else 0
             if k == len(letters) - 1:
-                c |= SPACE | (DOT if word.endswith(".") else 0)
+                c |= space | (dot if word.endswith(".") else 0)
             base.append(g.lower())
             cls.append(c)
-    cls[-1] &= ~SPACE
-    typed = np.array([CAPS if g in kept else 0 for g in range(len(base))]) if kept else np.zeros(len(base), int)
-    out = small_case(base, np.array(cls), FR, typed)
-    return "".join(g.upper() if c & CAPS else g for g, c in zip(base, out))
+    cls[-1] &= ~space
+    typed = np.array([caps if g in kept else 0 for g in range(len(base))]) if kept else np.zeros(len(base), int)
+    out = small_case(base, np.array(cls), pack, typed)
+    return "".join(g.upper() if c & caps else g for g, c in zip(base, out))
 
 
 def test_a_listed_word_inside_a_sentence_loses_the_models_capital():
@@ -50,6 +52,24 @@ def test_a_sentence_start_a_typed_capital_and_other_words_keep_theirs():
     assert cased("Vu Mardi", kept=[2]) == "VuMardi"  # the input typed it
 
 
+def test_a_demonym_loses_the_models_capital_where_it_is_an_adjective():
+    assert cased("Le président Américain") == "Leprésidentaméricain"
+    assert cased("Vu en Anglais et Francais") == "Vuenanglaisetfrancais"  # a language; typed without its accent
+    assert cased("El presidente Estadounidense", pack=ES) == "Elpresidenteestadounidense"
+    assert cased("Vio a los Alemanes", pack=ES) == "Vioalosalemanes"  # es writes the nouns small too
+
+
+def test_a_demonym_keeps_it_as_a_noun_or_inside_a_name():
+    assert cased("Vu les Américains") == "VulesAméricains"  # fr: after a determiner, a noun
+    assert cased("Vu un jeune Anglais") == "VuunjeuneAnglais"
+    assert cased("Vu l'Allemand") == "Vul'Allemand"  # after an elided determiner
+    assert cased("Vu qu'Allemand") == "Vuqu'allemand"  # an elided word that is none
+    assert cased("Vu l'Union Européenne") == "Vul'Unioneuropéenne"  # fr writes a name's adjective small
+    assert cased("Dijo la Unión Europea", pack=ES) == "DijolaUniónEuropea"  # es in_names: a name goes on
+    assert cased("Los Estadounidenses", pack=ES) == "Losestadounidenses"  # not after a sentence's first word
+    assert cased("Vi. Los Estadounidenses", pack=ES) == "ViLosestadounidenses"
+
+
 def test_the_restorer_writes_days_and_months_small_inside_a_sentence():
     """Inputs where the shipped models write the capital ("a rencontré Mardi", "aprobó el Martes")."""
     for lang, text, spaces, small in [("fr", "le président a rencontré mardi à paris le chancelier", "keep", "mardi"),
@@ -62,6 +82,18 @@ def test_the_restorer_writes_days_and_months_small_inside_a_sentence():
     assert "Mardi" in Restorer(lang="fr", spaces="keep")("il pleut Mardi")  # typed so: kept
 
 
+def test_the_restorer_writes_demonyms_small_where_they_are_adjectives():
+    """Inputs where the shipped models write the capital ("le président Américain", "presidente Estadounidense")."""
+    for lang, text, spaces, small in [("fr", "leprésidentaméricainarencontrélechancelier", "auto", "américain"),
+                                      ("fr", "le président américain a rencontré le chancelier", "keep", "américain"),
+                                      ("es", "elpresidenteestadounidensesereunióconelcanciller", "auto",
+                                       "estadounidense")]:
+        out = Restorer(lang=lang, spaces=spaces)(text)
+        assert base_text(out, load_pack(lang)) == base_text(text, load_pack(lang))
+        assert small in out and small.capitalize() not in out, out
+    assert "de la Unión Europea con" in Restorer(lang="es")("elacuerdodelaunióneuropeaconmarruecos")  # a name
+
+
 def test_bad_lists_are_refused():
     pack = {"code": "xx", "features": ["CAPS", ".", "SPACE"], "cased": True}
     assert _validate("xx", {**pack, "small_words": ["mardi"]}).small_words == {"mardi"}
@@ -70,3 +102,10 @@ def test_bad_lists_are_refused():
     for bad in (["Mardi"], ["le mardi"], [""], ["mardi."]):
         with pytest.raises(PackError, match="'small_words' holds"):
             _validate("xx", {**pack, "small_words": bad})
+    got = _validate("xx", {**pack, "plain_typing": True, "demonyms": {"words": ["américain"], "nouns_after": ["l'"],
+                                                                       "in_names": True}})
+    assert (got.demonyms, got.demonym_nouns_after, got.demonyms_in_names) == ({"américain", "americain"}, {"l'"}, True)
+    for bad in ({"words": ["Américain"]}, {"words": "américain"}, {"nouns_after": ["l '"]}, {"in_names": "yes"},
+                {"nouns": ["les"]}):
+        with pytest.raises(PackError, match="demonyms"):
+            _validate("xx", {**pack, "demonyms": bad})

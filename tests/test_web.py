@@ -479,6 +479,26 @@ def test_the_page_writes_days_and_months_small_inside_a_sentence_as_python_does(
     assert errors == []
 
 
+def test_the_page_writes_demonyms_small_where_they_are_adjectives_as_python_does(browser_page):
+    """A pack's ``[demonyms]`` (small_words.js): the models' "le président Américain", "presidente Estadounidense"
+    come out small, a noun after a determiner ("les Anglais", "l'Allemand") and es names ("la Unión Europea") keep
+    their capitals, as in Python."""
+    page, _, _, errors = browser_page
+    cases = {"fr": [("leprésidentaméricainarencontrélechancelier", "auto"),
+                    ("le jeune anglais parlait à l'allemand en anglais", "keep")],
+             "es": [("elpresidenteestadounidensesereunióconelcanciller", "auto"),
+                    ("elacuerdodelaunióneuropeaconmarruecos", "auto")]}
+    for lang, items in cases.items():
+        python = {mode: Restorer(lang=lang, engine="char", spaces=mode) for mode in ("auto", "keep")}
+        got = web_restore(page, items, lang)
+        assert got == [python[spaces](text) for text, spaces in items]
+        if lang == "es":
+            assert "estadounidense" in got[0] and "Unión Europea" in got[1], got
+        else:
+            assert "président américain" in got[0] and "jeune Anglais" in got[1] and "l'Allemand" in got[1], got
+    assert errors == []
+
+
 def test_the_page_writes_no_comma_between_a_given_name_and_a_surname_as_python_does(browser_page):
     """The fr list's given names (proper_case.js ``namesGoOn``): the model's "Emmanuel, Macron" and "Olaf, Scholz"
     lose the comma, a list of names keeps its commas, as in Python."""

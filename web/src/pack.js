@@ -49,7 +49,12 @@ export class LanguagePack {
     this.longestWord = Number(data.longest_word ?? 0);
     this.plainTyping = Boolean(data.plain_typing); // often typed without diacritics: plain counts (plain_letters.js)
     // words written small inside a sentence ("mardi"), and, typed plain, without accents (small_words.js)
-    this.smallWords = new Set((data.small_words ?? []).flatMap((w) => (this.plainTyping ? [w, plain(w)] : [w])));
+    const typed = (words) => new Set((words ?? []).flatMap((w) => (this.plainTyping ? [w, plain(w)] : [w])));
+    this.smallWords = typed(data.small_words);
+    // words of a people or country, small but as nouns after demonymNounsAfter and, with demonymsInNames, in a name
+    this.demonyms = typed(data.demonyms?.words);
+    this.demonymNounsAfter = typed(data.demonyms?.nouns_after);
+    this.demonymsInNames = Boolean(data.demonyms?.in_names);
     this.keyboardLetters = data.keyboard_letters ?? ""; // marked letters typed directly, plain text or not (es "ñ")
     this.nClasses = 1 << this.features.length;
     this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);
