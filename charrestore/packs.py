@@ -60,10 +60,11 @@ class LanguagePack:
     # words written small inside a sentence ("mardi"), and, typed plain, without accents (small_words.py)
     small_words: frozenset[str] = frozenset()
     # words of a people or country ("américain"), small as small_words are but as nouns, after a word of
-    # demonym_nouns_after ("les Américains"), and, with demonyms_in_names, inside a name ("Unión Europea")
+    # nouns_after ("les Américains"), and, with demonyms_in_names, inside a name ("Unión Europea")
     demonyms: frozenset[str] = frozenset()
-    demonym_nouns_after: frozenset[str] = frozenset()
     demonyms_in_names: bool = False
+    # words after which a demonym or a word of the proper list's small ones is a noun ("das Waschen"): small_words.py
+    nouns_after: frozenset[str] = frozenset()
     # letters that fewer than one word in 100,000 of the training text exceeds: a longer one in spaced input is
     # run-together text, whose spaces ``--spaces auto`` restores (long_text.runs_together); 0: never
     longest_word: int = 0
@@ -189,13 +190,16 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         if not _SMALL.fullmatch(str(word)):
             raise PackError(f"{source}: 'small_words' holds {word!r}: it takes words in small letters (\"mardi\")")
     for key, value in data.get("demonyms", {}).items():
-        kinds = {"words": list, "nouns_after": list, "in_names": bool}
+        kinds = {"words": list, "in_names": bool}
         if key not in kinds or not isinstance(value, kinds[key]):
-            raise PackError(f"{source}: [demonyms] takes words and nouns_after (lists of words in small letters) "
-                            f"and in_names (true or false), not {key} = {value!r}")
+            raise PackError(f"{source}: [demonyms] takes words (a list of words in small letters) and in_names "
+                            f"(true or false), not {key} = {value!r}")
         for word in () if key == "in_names" else value:
-            if not (_SMALL.fullmatch(str(word)) or (key == "nouns_after" and _ELISION.fullmatch(str(word)))):
-                raise PackError(f"{source}: [demonyms] {key} holds {word!r}: it takes words in small letters")
+            if not _SMALL.fullmatch(str(word)):
+                raise PackError(f"{source}: [demonyms] words holds {word!r}: it takes words in small letters")
+    for word in data.get("nouns_after", ()):
+        if not (_SMALL.fullmatch(str(word)) or _ELISION.fullmatch(str(word))):
+            raise PackError(f"{source}: 'nouns_after' holds {word!r}: it takes words in small letters (\"les\", \"l'\")")
     if data.get("longest_word", 0) < 0 or (data.get("longest_word") and SPACE not in features):
         raise PackError(f"{source}: 'longest_word' takes a whole number of letters, 0 or more, in a pack with SPACE")
     thousands = data.get("thousands", "")
@@ -241,8 +245,8 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
         dotted_capitals={form.replace(".", "").lower(): form for form in data.get("dotted_capitals", ())},
         small_words=typed(small),
         demonyms=typed(demonyms),
-        demonym_nouns_after=typed(data.get("demonyms", {}).get("nouns_after", ())),
         demonyms_in_names=bool(data.get("demonyms", {}).get("in_names", False)),
+        nouns_after=typed(data.get("nouns_after", ())),
         longest_word=int(data.get("longest_word", 0)),
         plain_typing=bool(data.get("plain_typing", False)),
         keyboard_letters=str(data.get("keyboard_letters", "")).lower(),

@@ -57,8 +57,9 @@ from .clusters import upper_of
 from .codec import graphemes, word_spans
 
 FORMAT = ("UTF-8 text in gzip: one cased form per line, optionally a tab and its role: name (a given name or "
-          "patronymic) or after-name (capitals only straight after a name) (charrestore/proper_case.py)")
-NAME, AFTER_NAME = "name", "after-name"
+          "patronymic), after-name (capitals only straight after a name) or small (a word in small letters that "
+          "takes no capital inside a sentence: small_words.py) (charrestore/proper_case.py)")
+NAME, AFTER_NAME, SMALL = "name", "after-name", "small"
 # an elision or a possessive, a hyphen between the parts of a compound: each part is looked up alone
 JOINERS = ("'", "\u2019", "-", "\u2010", "\u2011")
 
@@ -70,13 +71,17 @@ class ProperCase:
         self._forms: dict[str, str] = {}
         self._after_name: dict[str, str] = {}
         self._names: set[str] = set()
+        small = set()  # the words the training text writes in small letters inside a sentence (small_words.py)
         for line in lines:
             form, _, role = line.partition("\t")
+            if role == SMALL:
+                small.add(form)
             if form == form.lower():
                 continue
             (self._after_name if role == AFTER_NAME else self._forms)[form.lower()] = form
             if role == NAME:
                 self._names.add(form.lower())
+        self.small = frozenset(small)
 
     def __len__(self) -> int:
         return len(self._forms) + len(self._after_name)

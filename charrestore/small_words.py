@@ -9,10 +9,13 @@ the days and months of these languages small but at a sentence's start, and the 
 either engine decodes, a listed word with a capital on its first letter alone loses it, unless the input typed
 that capital or the word starts a sentence: the first word, a word after a sentence mark, or one after a grapheme
 that is no letter or digit (a quote or a dash may open dialogue: «Mardi, dit-il»). Words that are also given names
-(es "Domingo", "Julio") or places (es "China", fr "Argentine") are left off the lists.
+(es "Domingo", "Julio") or places (es "China", fr "Argentine") are left off the lists. A pack's list of proper forms
+may add the words that its training text writes in small letters nearly always inside a sentence (``small`` lines:
+de "traf", "fest"; ``scripts/build_proper_case.py``), which take the same rule.
 
-A demonym is a noun, and keeps the model's capital, after a word of ``[demonyms] nouns_after`` (fr "les
-Américains", "un jeune Anglais", an elided "l'Allemand"); with ``in_names`` (es), one after a word with a capital
+A demonym or a word of the proper list's small ones is a noun, and keeps the model's capital, after a word of the
+pack's ``nouns_after`` (fr "les Américains", "un jeune Anglais", an elided "l'Allemand"; de "das Waschen", "zum
+Applaudieren", "Herr Lange"); with ``[demonyms] in_names`` (es), a demonym after a word with a capital
 continues a name ("la Unión Europea", "el País Vasco"; not after a sentence's first word: "Los estadounidenses").
 
 >>> import numpy as np
@@ -36,11 +39,12 @@ from .packs import CAPS, LanguagePack
 APOSTROPHES = ("'", "’")
 
 
-def small_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.ndarray) -> np.ndarray:
-    """``cls`` with the capital taken off each word of the pack's ``small_words`` (and demonyms that are no noun
-    and continue no name) that has one on its first grapheme alone, where ``kept`` (the input's classes) has none
-    and no sentence starts there."""
-    if not (pack.small_words or pack.demonyms) or not pack.cased or len(base) < 2:
+def small_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.ndarray, proper=None) -> np.ndarray:
+    """``cls`` with the capital taken off each word of the pack's ``small_words`` or of ``proper``'s (its list of
+    proper forms: a ProperCase) small words, and each demonym that is no noun and continues no name, that has one on
+    its first grapheme alone, where ``kept`` (the input's classes) has none and no sentence starts there."""
+    small = proper.small if proper is not None else frozenset()
+    if not (pack.small_words or pack.demonyms or small) or not pack.cased or len(base) < 2:
         return cls
     caps = pack.bit(CAPS)
     spans = words(base, cls, pack)
@@ -52,8 +56,9 @@ def small_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.nd
         if not base[s - 1][:1].isalnum() or any(cls[j] & caps for j in range(start + 1, e)):
             continue
         word = "".join(base[start:e]).lower()
-        if word in pack.small_words or (word in pack.demonyms and not _noun_or_name(base, cls, spans[k - 1],
-                                                                                    clitic, pack, caps)):
+        demonym = word in pack.demonyms
+        if word in pack.small_words or ((demonym or word in small)
+                                        and not _noun_or_name(base, cls, spans[k - 1], clitic, pack, caps, demonym)):
             cls[start] &= ~caps
     return cls
 
@@ -68,13 +73,13 @@ def _clitic(base: list[str], s: int, e: int, pack: LanguagePack) -> str:
 
 
 def _noun_or_name(base: list[str], cls: np.ndarray, before: tuple[int, int], clitic: str, pack: LanguagePack,
-                  caps: int) -> bool:
-    """Whether a demonym after the word ``before`` (or after its own elided ``clitic``) is a noun, or continues
-    a name (``in_names``: that word has a capital and opens no sentence)."""
+                  caps: int, demonym: bool) -> bool:
+    """Whether a word after the word ``before`` (or after its own elided ``clitic``) is a noun, or, a
+    ``demonym``, continues a name (``in_names``: that word has a capital and opens no sentence)."""
     if clitic:
-        return clitic in pack.demonym_nouns_after
+        return clitic in pack.nouns_after
     s, e = before
-    if "".join(base[s:e]).lower() in pack.demonym_nouns_after:
+    if "".join(base[s:e]).lower() in pack.nouns_after:
         return True
     opens = s == 0 or cls[s - 1] & pack.sentence_bits or not base[s - 1][:1].isalnum()  # "Los Estadounidenses"
-    return pack.demonyms_in_names and not opens and any(cls[j] & caps for j in range(s, e))
+    return demonym and pack.demonyms_in_names and not opens and any(cls[j] & caps for j in range(s, e))

@@ -102,7 +102,8 @@ PACK_FIELDS = {"code": "str", "name": "str", "cased": "bool", "normalization": "
                "abbreviation_forms": "list", "spellings": "list", "scripts": "list", "units": "list", "joining_units": "list",
                "thousands": "str", "capital_after": "list", "elisions": "list", "longest_word": "int",
                "plain_typing": "bool", "keyboard_letters": "str", "ordinal_suffixes": "list",
-               "dotted_capitals": "list", "small_words": "list", "demonyms": "table"}
+               "dotted_capitals": "list", "small_words": "list", "demonyms": "table",
+               "nouns_after": "list"}
 NORMALIZATIONS = ("NFC", "NFD", "NFKC", "NFKD")
 # the char and token models, the NB counts, apostrophes, proper forms
 MODEL_KINDS = ("char", "token", "nb", "apostrophes", "proper")

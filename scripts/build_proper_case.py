@@ -44,6 +44,9 @@ news, subtitles, Wikipedia, web; wordfreq writes them in small letters) and keep
   "XIXe"), often and nearly always so, unless they are two words a typist ran together ("delEstado"). The model
   learned these spellings; the runtime lowers the mixed case of a word the list lacks ("миниСтр"). Such a spelling
   replaces another route's form of the word ("BAföG", not hunspell-de-de's "Bafög").
+- the packs of ``--small`` (de): the words that the training text writes inside a sentence in small letters nearly
+  always (``small`` lines: "traf", "fest"), which take no capital there (charrestore/small_words.py), but its most
+  frequent words (a capital on "die" or "wir" says that a sentence starts, which the marks missed).
 
     pip install wordfreq pymorphy3 pymorphy3-dicts-ru spylls
     python scripts/build_proper_case.py --lang ru es fr de vi en
@@ -65,7 +68,7 @@ from pathlib import Path
 
 from charrestore.cards import write_card
 from charrestore.holdout import held_out
-from charrestore.proper_case import AFTER_NAME, FORMAT, NAME, ProperCase
+from charrestore.proper_case import AFTER_NAME, FORMAT, NAME, SMALL, ProperCase
 from charrestore.training.corpus import HELD_OUT
 from word_sources import HUNSPELL, cased_stems, en_token_card, english_names, fold, frequent, hunspell
 
@@ -187,6 +190,18 @@ def mixed_forms(lang: str, taken: list[str], least: int, share: float, merged: i
         out.append(form)
     seen["training_kept"] = len(out)
     return out, seen
+
+
+def small_forms(lang: str, taken: list[str], least: int, share: float, skip: int) -> tuple[list[str], dict]:
+    """The words (letters only) that the training text writes in small letters at least ``least`` times and in at
+    least ``share`` of the times it writes them inside a sentence, but its ``skip`` most frequent and the list's
+    own (``taken``), each as a ``small`` line."""
+    small, capital = training_case(lang)
+    seen = small + capital
+    skipped = {w for w, _ in seen.most_common(skip)} | {form.split("\t")[0].lower() for form in taken}
+    words = sorted(w for w, n in small.items() if n >= least and n >= share * seen[w] and w not in skipped
+                   and _LETTERS.fullmatch(w))
+    return [f"{w}\t{SMALL}" for w in words], {"small": len(words)}
 
 
 def _mixed(word: str) -> bool:
@@ -330,6 +345,10 @@ def main() -> None:
                    help="a mixed form whose parts are all words seen this often on their own is two words run together")
     p.add_argument("--capitals-least", type=int, default=5, help="en: the fewest times an acronym of the training text")
     p.add_argument("--capitals-share", type=float, default=0.9, help="en: the least share of an acronym's times")
+    p.add_argument("--small", nargs="*", default=[], help="the packs whose list takes the training text's small words")
+    p.add_argument("--small-least", type=int, default=5, help="the fewest times a small word of the training text")
+    p.add_argument("--small-share", type=float, default=0.98, help="the least share of its times in small letters")
+    p.add_argument("--small-skip", type=int, default=300, help="the training text's most frequent words, left out")
     p.add_argument("--out", type=Path, default=ROOT / "models", help="models root")
     p.add_argument("--work", type=Path, default=ROOT / "runs" / "hunspell", help="where the Debian packages go")
     args = p.parse_args()
@@ -392,6 +411,12 @@ def main() -> None:
             sources.append({"what": f"{', '.join(Path(n).name for n in TRAINING[lang])}: the case of each word in the "
                                     "training text",
                             "license": "as the char model's card"})
+        if lang in args.small:
+            small, counted = small_forms(lang, forms, args.small_least, args.small_share, args.small_skip)
+            forms, seen = forms + small, {**seen, **counted}
+            rules.append(f"a word that the training text writes in small letters at least {args.small_least} times, "
+                         f"and in at least {args.small_share} of the times it writes it inside a sentence, takes no "
+                         f"capital there, unless it is one of the text's {args.small_skip} most frequent words")
         write(args, lang, forms, seen, "; ".join(rules), sources)
 
 

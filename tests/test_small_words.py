@@ -9,6 +9,7 @@ import pytest
 
 from charrestore import Restorer, base_text, load_pack, small_words
 from charrestore.packs import PackError, _validate
+from charrestore.proper_case import ProperCase
 from charrestore.small_words import small_case
 
 FR, ES = load_pack("fr"), load_pack("es")
@@ -19,7 +20,7 @@ def test_doctests():
     assert doctest.testmod(small_words).failed == 0
 
 
-def cased(text: str, kept: str = "", pack=FR) -> str:
+def cased(text: str, kept: str = "", pack=FR, proper=None) -> str:
     """``text`` written as words ("Vu Mardi."): its classes put through small_case, with ``kept`` typed (the
     input's own capitals) and rendered back in the same spelling."""
     caps, dot, space = pack.bit("CAPS"), pack.bit("."), pack.bit("SPACE")
@@ -34,7 +35,7 @@ def cased(text: str, kept: str = "", pack=FR) -> str:
             cls.append(c)
     cls[-1] &= ~space
     typed = np.array([caps if g in kept else 0 for g in range(len(base))]) if kept else np.zeros(len(base), int)
-    out = small_case(base, np.array(cls), pack, typed)
+    out = small_case(base, np.array(cls), pack, typed, proper)
     return "".join(g.upper() if c & caps else g for g, c in zip(base, out))
 
 
@@ -70,6 +71,19 @@ def test_a_demonym_keeps_it_as_a_noun_or_inside_a_name():
     assert cased("Vi. Los Estadounidenses", pack=ES) == "ViLosestadounidenses"
 
 
+def test_a_proper_lists_small_words_lose_the_models_capital_inside_a_sentence():
+    """A list of proper forms may mark words small (the training text nearly never writes them with a capital
+    inside a sentence: de "traf"); they take the days' rule, and the list's cased forms are no small words."""
+    listed = ProperCase(["traf\tsmall", "fest\tsmall", "Scholz", "Montag"])
+    assert listed.small == {"traf", "fest"} and listed.capitals("scholz") == (0,) and listed.capitals("traf") is None
+    de = load_pack("de")
+    assert cased("Olaf Scholz Traf am Montag", pack=de, proper=listed) == "OlafScholztrafamMontag"
+    assert cased("Olaf Scholz. Traf", pack=de, proper=listed) == "OlafScholzTraf"  # a sentence starts there
+    assert cased("Für das Fest", pack=de, proper=listed) == "FürdasFest"  # after a word of nouns_after: a noun
+    assert cased("Für den Fest", pack=de, proper=listed) == "Fürdenfest"
+    assert cased("Olaf Scholz Traf", pack=de, proper=ProperCase(["Scholz"])) == "OlafScholzTraf"  # not listed
+
+
 def test_the_restorer_writes_days_and_months_small_inside_a_sentence():
     """Inputs where the shipped models write the capital ("a rencontré Mardi", "aprobó el Martes")."""
     for lang, text, spaces, small in [("fr", "le président a rencontré mardi à paris le chancelier", "keep", "mardi"),
@@ -94,6 +108,16 @@ def test_the_restorer_writes_demonyms_small_where_they_are_adjectives():
     assert "de la Unión Europea con" in Restorer(lang="es")("elacuerdodelaunióneuropeaconmarruecos")  # a name
 
 
+def test_the_restorer_writes_des_small_words_small_inside_a_sentence():
+    """Inputs where the shipped de model writes a verb with a capital ("Scholz Traf am Montag"), which its list of
+    proper forms marks small."""
+    for text, spaces in [("bundeskanzlerolafscholztrafammontagdenpräsidenten", "auto"),
+                         ("bundeskanzler olaf scholz traf am montag den präsidenten", "keep")]:
+        out = Restorer(lang="de", spaces=spaces)(text)
+        assert base_text(out, load_pack("de")) == base_text(text, load_pack("de"))
+        assert "Scholz traf am Montag" in out, out
+
+
 def test_bad_lists_are_refused():
     pack = {"code": "xx", "features": ["CAPS", ".", "SPACE"], "cased": True}
     assert _validate("xx", {**pack, "small_words": ["mardi"]}).small_words == {"mardi"}
@@ -102,10 +126,12 @@ def test_bad_lists_are_refused():
     for bad in (["Mardi"], ["le mardi"], [""], ["mardi."]):
         with pytest.raises(PackError, match="'small_words' holds"):
             _validate("xx", {**pack, "small_words": bad})
-    got = _validate("xx", {**pack, "plain_typing": True, "demonyms": {"words": ["américain"], "nouns_after": ["l'"],
-                                                                       "in_names": True}})
-    assert (got.demonyms, got.demonym_nouns_after, got.demonyms_in_names) == ({"américain", "americain"}, {"l'"}, True)
-    for bad in ({"words": ["Américain"]}, {"words": "américain"}, {"nouns_after": ["l '"]}, {"in_names": "yes"},
-                {"nouns": ["les"]}):
+    got = _validate("xx", {**pack, "plain_typing": True, "demonyms": {"words": ["américain"], "in_names": True},
+                           "nouns_after": ["l'", "les"]})
+    assert (got.demonyms, got.nouns_after, got.demonyms_in_names) == ({"américain", "americain"}, {"l'", "les"}, True)
+    for bad in ({"words": ["Américain"]}, {"words": "américain"}, {"in_names": "yes"}, {"nouns_after": ["les"]}):
         with pytest.raises(PackError, match="demonyms"):
             _validate("xx", {**pack, "demonyms": bad})
+    for bad in (["l '"], ["Les"], ["les deux"]):
+        with pytest.raises(PackError, match="'nouns_after' holds"):
+            _validate("xx", {**pack, "nouns_after": bad})

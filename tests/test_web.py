@@ -499,6 +499,19 @@ def test_the_page_writes_demonyms_small_where_they_are_adjectives_as_python_does
     assert errors == []
 
 
+def test_the_page_writes_a_proper_lists_small_words_small_as_python_does(browser_page):
+    """The words de's list of proper forms marks small (proper_case.js, small_words.js): the model's "Scholz Traf"
+    comes out "Scholz traf", a sentence's first word keeps its capital, as in Python."""
+    page, _, _, errors = browser_page
+    items = [("bundeskanzlerolafscholztrafammontagdenpräsidenten", "auto"),
+             ("bundeskanzler olaf scholz traf am montag den präsidenten. traf er ihn", "keep")]
+    python = {mode: Restorer(lang="de", engine="char", spaces=mode) for mode in ("auto", "keep")}
+    got = web_restore(page, items, "de")
+    assert got == [python[spaces](text) for text, spaces in items]
+    assert all("Scholz traf am Montag" in out for out in got) and "Traf er" in got[1], got
+    assert errors == []
+
+
 def test_the_page_writes_no_comma_between_a_given_name_and_a_surname_as_python_does(browser_page):
     """The fr list's given names (proper_case.js ``namesGoOn``): the model's "Emmanuel, Macron" and "Olaf, Scholz"
     lose the comma, a list of names keeps its commas, as in Python."""

@@ -386,7 +386,7 @@ class CharEngine(Engine):
         if self.pack.abbreviations and self.caps_bit:
             cls = abbreviation_case(base, cls, kept, self.pack)
         cls = abbreviation_forms(base, cls, self.pack, kept, keep, None if frozen is None else frozen.inside)
-        cls = small_case(base, unit_case(base, cls, self.pack, kept), self.pack, kept)
+        cls = small_case(base, unit_case(base, cls, self.pack, kept), self.pack, kept, self.proper)
         cls = digit_groups(base, cls, self.pack, given, keep, None if frozen is None else frozen.inside)
         if self.caps_bit and (kept & self.caps_bit).any():
             cls = typed_mixed_case(base, cls, kept, self.pack)

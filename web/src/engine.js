@@ -281,7 +281,7 @@ export class CharEngine {
     const markBit = new Map(this.pack.marks.map((m) => [m, this.pack.bit(m)]));
     cls = unitCase(base, cls, this.pack.units, caps, this.space, markBits, kept, markBit,
       this.pack.joiningUnits, this.pack.ordinalSuffixes); // units.js
-    cls = smallCase(base, cls, this.pack, caps, this.space, sentenceBits, kept); // small_words.js
+    cls = smallCase(base, cls, this.pack, caps, this.space, sentenceBits, kept, this.proper); // small_words.js
     const sep = this.pack.thousands; // digit_groups.js
     const sepBit = sep === " " ? this.space : sep ? this.pack.bit(sep) : 0;
     cls = digitGroups(base, cls, sepBit, sep === " ", this.space, this.pack.markBits, given, keep, frozen?.inside ?? null);

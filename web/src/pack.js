@@ -51,10 +51,10 @@ export class LanguagePack {
     // words written small inside a sentence ("mardi"), and, typed plain, without accents (small_words.js)
     const typed = (words) => new Set((words ?? []).flatMap((w) => (this.plainTyping ? [w, plain(w)] : [w])));
     this.smallWords = typed(data.small_words);
-    // words of a people or country, small but as nouns after demonymNounsAfter and, with demonymsInNames, in a name
+    // words of a people or country, small but as nouns after nounsAfter and, with demonymsInNames, in a name
     this.demonyms = typed(data.demonyms?.words);
-    this.demonymNounsAfter = typed(data.demonyms?.nouns_after);
     this.demonymsInNames = Boolean(data.demonyms?.in_names);
+    this.nounsAfter = typed(data.nouns_after); // after these a demonym or a small word may be a noun (small_words.js)
     this.keyboardLetters = data.keyboard_letters ?? ""; // marked letters typed directly, plain text or not (es "ñ")
     this.nClasses = 1 << this.features.length;
     this.markBits = this.marks.reduce((s, m) => s | this.bit(m), 0);

@@ -2,7 +2,7 @@
  * Capitals that a word always has ("путин" -> "Путин", "сша" -> "США"): a pack's list of proper forms, added after
  * the char engine decodes (charrestore/proper_case.py). The list is UTF-8 text in gzip, one cased form per line,
  * maybe a tab and its role: "name" (a given name or patronymic), "after-name" (a capital only straight after a name:
- * "Дмитрий Песков", not "песков" the sand). A word the list lacks that the model wrote in mixed case ("миниСтр",
+ * "Дмитрий Песков", not "песков" the sand) or "small" (no capital inside a sentence: small_words.js). A word the list lacks that the model wrote in mixed case ("миниСтр",
  * "AEVal") becomes all capitals where most of its letters are, else keeps only its first letter's case.
  */
 
@@ -19,9 +19,11 @@ export class ProperCase {
     this.forms = new Map();
     this.afterName = new Map();
     this.names = new Set();
+    this.small = new Set(); // words the training text writes small inside a sentence (small_words.js)
     for (const line of lines) {
       const [form, role] = line.split("\t");
       const low = form.toLowerCase();
+      if (role === "small") this.small.add(form);
       if (low === form) continue;
       (role === "after-name" ? this.afterName : this.forms).set(low, form);
       if (role === "name") this.names.add(low);
