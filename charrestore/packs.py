@@ -199,7 +199,8 @@ def _validate(code: str, data: dict, source: str | None = None) -> LanguagePack:
                 raise PackError(f"{source}: [demonyms] words holds {word!r}: it takes words in small letters")
     for word in data.get("nouns_after", ()):
         if not (_SMALL.fullmatch(str(word)) or _ELISION.fullmatch(str(word))):
-            raise PackError(f"{source}: 'nouns_after' holds {word!r}: it takes words in small letters (\"les\", \"l'\")")
+            raise PackError(f"{source}: 'nouns_after' holds {word!r}: it takes words in small letters (\"les\", "
+                            "\"l'\")")
     if data.get("longest_word", 0) < 0 or (data.get("longest_word") and SPACE not in features):
         raise PackError(f"{source}: 'longest_word' takes a whole number of letters, 0 or more, in a pack with SPACE")
     thousands = data.get("thousands", "")

@@ -2,8 +2,9 @@
  * Capitals that a word always has ("путин" -> "Путин", "сша" -> "США"): a pack's list of proper forms, added after
  * the char engine decodes (charrestore/proper_case.py). The list is UTF-8 text in gzip, one cased form per line,
  * maybe a tab and its role: "name" (a given name or patronymic), "after-name" (a capital only straight after a name:
- * "Дмитрий Песков", not "песков" the sand) or "small" (no capital inside a sentence: small_words.js). A word the list lacks that the model wrote in mixed case ("миниСтр",
- * "AEVal") becomes all capitals where most of its letters are, else keeps only its first letter's case.
+ * "Дмитрий Песков", not "песков" the sand) or "small" (no capital inside a sentence: small_words.js). A word the
+ * list lacks that the model wrote in mixed case ("миниСтр", "AEVal") becomes all capitals where most of its letters
+ * are, else keeps only its first letter's case.
  */
 
 import { graphemes, upperOf } from "./clusters.js";

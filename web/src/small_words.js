@@ -44,7 +44,8 @@ function cliticOf(base, s, e, elisions) {
   return "";
 }
 
-/** Whether a word after the word ``before`` (or its own elided ``clitic``) is a noun, or, a demonym, continues a name. */
+/** Whether a word after the word ``before`` (or its own elided ``clitic``) is a noun, or (a demonym) continues a
+ * name. */
 function nounOrName(base, cls, [s, e], clitic, pack, caps, sentenceBits, demonym) {
   if (clitic) return pack.nounsAfter.has(clitic);
   if (pack.nounsAfter.has(base.slice(s, e).join("").toLowerCase())) return true;
