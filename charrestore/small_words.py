@@ -33,10 +33,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .abbreviation_forms import APOSTROPHES
 from .labels import words
 from .packs import CAPS, LanguagePack
-
-APOSTROPHES = ("'", "’")
 
 
 def small_case(base: list[str], cls: np.ndarray, pack: LanguagePack, kept: np.ndarray, proper=None) -> np.ndarray:
